@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Bundles a package into dist/ with esbuild. `server`: src/cli.ts -> dist/cli.js, one file
+// with a shebang, every dependency inlined except native addons, so `npx` installs little
+// and start-up reads one file. `harness`: the demo, bench and conformance runners.
+import { build } from 'esbuild';
+import { chmod, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+
+const kind = process.argv[2];
+const cwd = process.cwd();
+// CommonJS dependencies bundled into ESM still call require(); give them one.
+const banner = [
+  "import { createRequire as __mcpCreateRequire } from 'node:module';",
+  'const require = __mcpCreateRequire(import.meta.url);',
+].join('\n');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Native addons cannot be bundled; they are installed as dependencies.
+  external: ['better-sqlite3', 'fsevents'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  keepNames: false,
+  sourcemap: false,
+};
+
+await rm(`${cwd}/dist`, { recursive: true, force: true });
+if (kind === 'server') {
+  await build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: 'dist',
+    banner: { js: `#!/usr/bin/env node\n${banner}` },
+  });
+  await chmod(`${cwd}/dist/cli.js`, 0o755);
+} else if (kind === 'harness') {
+  const entryPoints = {};
+  for (const [name, file] of [
+    ['demo', 'demo/run.ts'],
+    ['bench', 'bench/run.ts'],
+    ['conformance', 'conformance/run.ts'],
+  ]) {
+    if (existsSync(`${cwd}/${file}`)) entryPoints[name] = file;
+  }
+  await build({ ...common, entryPoints, outdir: 'dist', banner: { js: banner } });
+} else {
+  console.error('usage: bundle.mjs server|harness');
+  process.exit(2);
+}
