@@ -1,0 +1,3 @@
+import { summarizeNote } from './summarize-note.js';
+
+export const prompts = [summarizeNote];

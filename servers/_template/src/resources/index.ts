@@ -1,0 +1,3 @@
+import { noteTemplate } from './note.js';
+
+export const templates = [noteTemplate];

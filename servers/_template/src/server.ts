@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { createServer, watchPath, type Logger, type McpServer } from '@mcp-reference/shared';
+import type { NotesContext } from './context.js';
+import { readTools, writeTools } from './tools/index.js';
+import { templates } from './resources/index.js';
+import { prompts } from './prompts/index.js';
+import { noteNameFromUri } from './lib/notes-uri.js';
+import { notePath } from './lib/notes.js';
+import type { TemplateOptions } from './options.js';
+import pkg from '../package.json' with { type: 'json' };
+
+export interface CreateTemplateServerOptions extends Partial<TemplateOptions> {
+  dirs: string[];
+  pageSize?: number;
+  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
+  logger?: Logger;
+}
+
+/** A notes server over one directory: the example every new server starts from. */
+export function createTemplateServer(options: CreateTemplateServerOptions): McpServer {
+  const dir = path.resolve(options.dirs[0]);
+  return createServer<NotesContext>({
+    name: 'mcp-server-template',
+    version: pkg.version,
+    instructions: 'Notes are Markdown files. Read them as note:///NAME resources; search with search_notes.',
+    tools: options.readOnly ? readTools : [...readTools, ...writeTools],
+    templates,
+    prompts,
+    context: () => ({ dir }),
+    // Only subscribed notes are watched, each by its own watcher.
+    watch(uri, changed) {
+      const name = noteNameFromUri(uri);
+      if (name === undefined) return undefined;
+      return watchPath(notePath(dir, name), changed);
+    },
+    useRoots: false,
+    pageSize: options.pageSize,
+    logLevel: options.logLevel,
+    logger: options.logger,
+  });
+}

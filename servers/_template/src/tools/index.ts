@@ -1,0 +1,5 @@
+import { addNote } from './add-note.js';
+import { searchNotesTool } from './search-notes.js';
+
+export const readTools = [searchNotesTool];
+export const writeTools = [addNote];

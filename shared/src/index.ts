@@ -1,0 +1,32 @@
+export * from './types.js';
+export * from './definitions.js';
+export { createServer, type McpServer, type ServerConfig, type SessionInfo } from './server.js';
+export type { ServerSession } from './session.js';
+export { describeServer, type ServerDescription, type ToolDescriptor, type PromptDescriptor } from './describe.js';
+export { ToolError, ProtocolError, ErrorCodes, invalidParams, resourceNotFound, errorMessage } from './errors.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  encodeCursor,
+  decodeCursor,
+  paginateArray,
+  paginateStream,
+  paginateStreams,
+  type Page,
+} from './pagination.js';
+export { narrowScopes, isWithinPath, rootPaths } from './roots.js';
+export { createStderrLogger, silentLogger, isLogLevel, levelAtLeast, type Logger } from './logging.js';
+export { capCompletions, filterByPrefix, MAX_COMPLETIONS, type CompletionAnswer } from './completions.js';
+export {
+  structuredResult,
+  errorResult,
+  resourceLink,
+  embeddedResource,
+  textContents,
+  blobContents,
+  renderJson,
+} from './results.js';
+export { toJsonSchema, describeZodError, type JsonSchema } from './json-schema.js';
+export { watchPath } from './watch-path.js';
+export { createSubscriptionHub, type SubscriptionHub } from './subscriptions.js';
+export { runCli, parseArgs, helpText, commonOptions, UsageError, type CliSpec, type ParsedOptions, type CommonOptions } from './cli.js';
+export { renderDocsTable } from './docs-table.js';

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+  AnyObject,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+  WatchFunction,
+  BaseContext,
+} from './definitions.js';
+import { createSubscriptionHub } from './subscriptions.js';
+import { createStderrLogger, type Logger } from './logging.js';
+import { DEFAULT_PAGE_SIZE } from './pagination.js';
+import { openSession, type ServerSession } from './session.js';
+import { describeServer, type ServerDescription } from './describe.js';
+import type { LogLevel, Root } from './types.js';
+
+/** What a server's `context(session)` factory sees: one per connected client. */
+export interface SessionInfo {
+  readonly id: string;
+  /** The client's roots: undefined when it does not support roots. Awaits the first answer. */
+  roots(): Promise<readonly Root[] | undefined>;
+  /** Grows each time the roots change, so per-session caches know when to recompute. */
+  readonly rootsVersion: number;
+  readonly clientName: string | undefined;
+}
+
+export interface ServerConfig<Ext = unknown> {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+  tools?: readonly ToolDefinition<AnyObject, AnyObject, Ext>[];
+  resources?: readonly ResourceDefinition<Ext>[];
+  templates?: readonly ResourceTemplateDefinition<Ext>[];
+  prompts?: readonly PromptDefinition<AnyObject, Ext>[];
+  /** Builds the server's own handler context for a session (path policy, repositories...). */
+  context?: (session: SessionInfo) => Ext;
+  /** Starts watching a subscribed URI; see `createSubscriptionHub`. */
+  watch?: WatchFunction<Ext>;
+  /** Called after a session's roots changed (the base already sent resources/list_changed). */
+  onRootsChanged?: (session: SessionInfo) => void;
+  /** Page size of every list (`--page-size`). */
+  pageSize?: number;
+  /** The session log level before the client sets one, and the stderr threshold. */
+  logLevel?: LogLevel;
+  logger?: Logger;
+  /** Debounce of `notifications/resources/updated` per URI. */
+  debounceMs?: number;
+  /** Whether to ask clients for roots (servers that do not use roots turn it off). */
+  useRoots?: boolean;
+  /** Called when the last session closes and the server is closed. */
+  onClose?: () => void | Promise<void>;
+}
+
+/**
+ * A server built from definitions. It can serve many sessions at once (one per stdio
+ * connection, many over HTTP); definitions, watchers and the server's own state are
+ * shared, while log level, roots and subscriptions belong to each session.
+ */
+export interface McpServer {
+  readonly name: string;
+  readonly version: string;
+  /** Connects one client over an SDK transport (stdio, Streamable HTTP, in-memory). */
+  connect(transport: Transport, options?: { sessionId?: string }): Promise<ServerSession>;
+  notifyUpdated(uri: string): void;
+  notifyResourceListChanged(): void;
+  readonly sessionCount: number;
+  /** Stops every watcher and closes every session. */
+  close(): Promise<void>;
+  /** Names, descriptions and schemas of everything registered (docs tables, tests). */
+  describe(): ServerDescription;
+  /** How many URIs are being watched for subscriptions right now. */
+  watchedCount(): number;
+  /** Resolves when no request is in flight (or after `timeoutMs`): answer before exiting. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServer {
+  const logger = config.logger ?? createStderrLogger(config.name, config.logLevel ?? 'info');
+  const sessions = new Map<string, ServerSession>();
+  const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
+  assertUniqueNames('tool', config.tools ?? []);
+  assertUniqueNames('prompt', config.prompts ?? []);
+
+  // The watcher is started with the context of the session that subscribed first.
+  const watchContexts = new Map<string, BaseContext & Ext>();
+  const hub = createSubscriptionHub({
+    debounceMs: config.debounceMs ?? 100,
+    logger,
+    watch: config.watch
+      ? (uri, changed) => {
+          const ctx = watchContexts.get(uri);
+          watchContexts.delete(uri);
+          return ctx ? config.watch!(uri, changed, ctx) : undefined;
+        }
+      : undefined,
+  });
+  let description: ServerDescription | undefined;
+  let inflight = 0;
+  const drained = new Set<() => void>();
+  const track = async <T>(work: () => Promise<T>): Promise<T> => {
+    inflight++;
+    try {
+      return await work();
+    } finally {
+      if (--inflight === 0) for (const wake of drained) wake();
+    }
+  };
+
+  const server: McpServer = {
+    name: config.name,
+    version: config.version,
+    async connect(transport, options = {}) {
+      const id = options.sessionId ?? randomUUID();
+      const session = openSession<Ext>({
+        id,
+        config,
+        logger,
+        pageSize,
+        hub,
+        track,
+        describe: () => server.describe(),
+        beforeWatch: (uri, ctx) => watchContexts.set(uri, ctx),
+        onClosed: () => {
+          sessions.delete(id);
+          void hub.dropSession(id);
+        },
+      });
+      sessions.set(id, session);
+      await session.sdk.connect(transport);
+      return session;
+    },
+    notifyUpdated(uri) {
+      hub.changed(uri);
+    },
+    notifyResourceListChanged() {
+      for (const session of sessions.values()) session.sendResourceListChanged();
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+      sessions.clear();
+      await hub.close();
+      await config.onClose?.();
+    },
+    describe() {
+      // Converting zod schemas to JSON Schema costs time; do it on the first list, not at start-up.
+      description ??= describeServer(config);
+      return description;
+    },
+    watchedCount() {
+      return hub.watchedCount();
+    },
+    async drain(timeoutMs) {
+      if (inflight === 0) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          drained.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        drained.add(done);
+      });
+    },
+  };
+  return server;
+}
+
+function assertUniqueNames(kind: string, items: readonly { name: string }[]) {
+  const seen = new Set<string>();
+  for (const { name } of items) {
+    if (seen.has(name)) throw new Error(`duplicate ${kind} name: ${name}`);
+    seen.add(name);
+  }
+}

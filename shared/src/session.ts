@@ -1,0 +1,409 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { BaseContext, Completer, ToolContext } from './definitions.js';
+import type { ServerConfig, SessionInfo } from './server.js';
+import type { SubscriptionHub } from './subscriptions.js';
+import type { Logger } from './logging.js';
+import { levelAtLeast } from './logging.js';
+import type { ServerDescription } from './describe.js';
+import { paginateArray, paginateStream, paginateStreams } from './pagination.js';
+import { capCompletions } from './completions.js';
+import { describeZodError } from './json-schema.js';
+import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, resourceNotFound } from './errors.js';
+import { embeddedResource, errorResult, renderJson, resourceLink, structuredResult } from './results.js';
+import type { LogLevel, ResourceInfo, Root, ToolResult } from './types.js';
+
+export interface ServerSession {
+  readonly id: string;
+  readonly sdk: Server;
+  sendResourceListChanged(): void;
+  close(): Promise<void>;
+}
+
+interface SessionOptions<Ext> {
+  id: string;
+  config: ServerConfig<Ext>;
+  logger: Logger;
+  pageSize: number;
+  hub: SubscriptionHub;
+  track: <T>(work: () => Promise<T>) => Promise<T>;
+  describe: () => ServerDescription;
+  beforeWatch: (uri: string, ctx: BaseContext & Ext) => void;
+  onClosed: () => void;
+}
+
+const ROOTS_TIMEOUT_MS = 10_000;
+
+/** Capabilities follow from what the server registers (SDK v1 wants them up front). */
+function capabilitiesOf(config: ServerConfig<never>): ServerCapabilities {
+  const hasResources = Boolean(config.resources?.length || config.templates?.length);
+  const hasCompletions =
+    Boolean(config.templates?.some((t) => t.complete && Object.keys(t.complete).length)) ||
+    Boolean(config.prompts?.some((p) => p.complete && Object.keys(p.complete).length));
+  return {
+    logging: {},
+    ...(config.tools?.length ? { tools: { listChanged: false } } : {}),
+    ...(config.prompts?.length ? { prompts: { listChanged: false } } : {}),
+    ...(hasResources ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(hasCompletions ? { completions: {} } : {}),
+  };
+}
+
+/**
+ * One client connection: an SDK `Server` with every handler wired to the definitions.
+ * The SDK (v1) does not page, subscribe, complete optional prompt arguments or keep a
+ * log level per session; all of that is done here.
+ */
+export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
+  const { id, config, logger, pageSize, hub } = options;
+  const capabilities = capabilitiesOf(config as unknown as ServerConfig<never>);
+  const sdk = new Server(
+    { name: config.name, version: config.version, ...(config.title ? { title: config.title } : {}) },
+    { capabilities, ...(config.instructions ? { instructions: config.instructions } : {}) },
+  );
+
+  let level: LogLevel = config.logLevel ?? 'info';
+  let closed = false;
+  const sessionAbort = new AbortController();
+
+  // Roots: asked once the client says it is initialized, again on roots/list_changed.
+  let rootsState: { version: number; current: Promise<readonly Root[] | undefined> } = {
+    version: 0,
+    current: Promise.resolve(undefined),
+  };
+  let initialized!: () => void;
+  const whenInitialized = new Promise<void>((resolve) => (initialized = resolve));
+  const clientSupportsRoots = () => Boolean(sdk.getClientCapabilities()?.roots);
+
+  const fetchRoots = (): Promise<readonly Root[] | undefined> =>
+    sdk
+      .listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })
+      .then((result) => result.roots.map(({ uri, name }) => (name === undefined ? { uri } : { uri, name })))
+      .catch((error) => {
+        logger.log('warning', `roots/list failed; continuing without client roots: ${errorMessage(error)}`);
+        return undefined;
+      });
+
+  const info: SessionInfo = {
+    id,
+    async roots() {
+      if (config.useRoots === false) return undefined;
+      return rootsState.current;
+    },
+    get rootsVersion() {
+      return rootsState.version;
+    },
+    get clientName() {
+      return sdk.getClientVersion()?.name;
+    },
+  };
+  const ext = config.context ? config.context(info) : ({} as Ext);
+
+  const send = (method: string, params: Record<string, unknown>) => {
+    if (closed) return;
+    sdk.notification({ method, params } as never).catch((error) => {
+      logger.log('debug', `could not send ${method}: ${errorMessage(error)}`);
+    });
+  };
+
+  function log(messageLevel: LogLevel, message: string, data?: unknown) {
+    logger.log(messageLevel, message, data);
+    if (!levelAtLeast(messageLevel, level)) return;
+    send('notifications/message', {
+      level: messageLevel,
+      logger: config.name,
+      data: data === undefined ? message : { message, data },
+    });
+  }
+
+  function baseContext(extra: {
+    signal: AbortSignal;
+    _meta?: { progressToken?: string | number };
+    sendNotification: (n: never) => Promise<void>;
+  }): BaseContext {
+    const progressToken = extra._meta?.progressToken;
+    const signal = AbortSignal.any([extra.signal, sessionAbort.signal]);
+    return {
+      signal,
+      sessionId: id,
+      pageSize,
+      async progress(progress, total, message) {
+        if (progressToken === undefined || signal.aborted) return;
+        await extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+          } as never)
+          .catch(() => undefined);
+      },
+      log,
+      async confirm(question) {
+        if (!sdk.getClientCapabilities()?.elicitation) return true;
+        const answer = await sdk.elicitInput(
+          {
+            message: question,
+            requestedSchema: {
+              type: 'object',
+              properties: { confirm: { type: 'boolean', title: 'Go ahead', description: question } },
+              required: ['confirm'],
+            },
+          },
+          { signal },
+        );
+        return answer.action === 'accept' && answer.content?.confirm === true;
+      },
+      roots: info.roots,
+      link: resourceLink,
+      embed: embeddedResource,
+      page(source, { cursor, keyOf, limit }) {
+        return paginateStream(`tool-page`, source, keyOf, cursor, limit ?? pageSize);
+      },
+      notifyUpdated: hub.changed,
+      notifyResourceListChanged: () => send('notifications/resources/list_changed', {}),
+    };
+  }
+
+  const contextFor = (extra: Parameters<typeof baseContext>[0]) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
+
+  // Every handler error that is not already a JSON-RPC error becomes one the client can read.
+  const guard =
+    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      options.track(async () => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          // The SDK answers with error.code/message/data; McpError would prefix the message.
+          if (error instanceof ProtocolError || error instanceof McpError) throw error;
+          logger.log('error', 'request failed', errorMessage(error));
+          throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
+        }
+      });
+
+  sdk.setRequestHandler(
+    SetLevelRequestSchema,
+    guard(async (request) => {
+      level = request.params.level;
+      return {};
+    }),
+  );
+
+  if (capabilities.tools) {
+    const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
+    sdk.setRequestHandler(
+      ListToolsRequestSchema,
+      guard(async (request) => {
+        const page = paginateArray('tools/list', options.describe().tools, request.params?.cursor, pageSize);
+        return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+    sdk.setRequestHandler(
+      CallToolRequestSchema,
+      guard(async (request, extra): Promise<ToolResult> => {
+        const tool = tools.get(request.params.name);
+        if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
+        const parsed = tool.input.safeParse(request.params.arguments ?? {});
+        if (!parsed.success) {
+          return errorResult(
+            `Invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}. Fix the arguments and call again.`,
+          );
+        }
+        const render = tool.render ?? renderJson;
+        const ctx: ToolContext<unknown> & Ext = {
+          ...contextFor(extra as never),
+          result: (structured, content) =>
+            structuredResult(structured as Record<string, unknown>, render(structured as never), content),
+          error: errorResult,
+        };
+        try {
+          return await tool.handler(parsed.data, ctx as never);
+        } catch (error) {
+          if (error instanceof ProtocolError) throw error;
+          if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
+          if (error instanceof ToolError) return errorResult(error.message);
+          logger.log('error', `${tool.name} failed`, errorMessage(error));
+          return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
+        }
+      }),
+    );
+  }
+
+  if (capabilities.prompts) {
+    const prompts = new Map((config.prompts ?? []).map((prompt) => [prompt.name, prompt]));
+    sdk.setRequestHandler(
+      ListPromptsRequestSchema,
+      guard(async (request) => {
+        const page = paginateArray('prompts/list', options.describe().prompts, request.params?.cursor, pageSize);
+        return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+    sdk.setRequestHandler(
+      GetPromptRequestSchema,
+      guard(async (request, extra) => {
+        const prompt = prompts.get(request.params.name);
+        if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
+        const parsed = prompt.args.safeParse(request.params.arguments ?? {});
+        if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
+        return (await prompt.handler(parsed.data, contextFor(extra as never))) as never;
+      }),
+    );
+  }
+
+  if (capabilities.resources) {
+    const resources = config.resources ?? [];
+    const templates = (config.templates ?? []).map((definition) => ({
+      definition,
+      matcher: new UriTemplate(definition.uriTemplate),
+    }));
+    sdk.setRequestHandler(
+      ListResourcesRequestSchema,
+      guard(async (request, extra) => {
+        const ctx = contextFor(extra as never);
+        const fixed: ResourceInfo[] = options.describe().resources;
+        const sources = [
+          (after: string | undefined) => (after === undefined ? fixed : fixed.slice(fixed.findIndex((r) => r.uri === after) + 1)),
+          ...templates
+            .filter(({ definition }) => definition.list)
+            .map(({ definition }) => (after: string | undefined) => definition.list!(after, ctx)),
+        ];
+        const page = await paginateStreams('resources/list', sources, (r) => r.uri, request.params?.cursor, pageSize);
+        return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+    sdk.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      guard(async (request) => {
+        const page = paginateArray('resources/templates/list', options.describe().templates, request.params?.cursor, pageSize);
+        return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+    sdk.setRequestHandler(
+      ReadResourceRequestSchema,
+      guard(async (request, extra) => {
+        const { uri } = request.params;
+        const ctx = contextFor(extra as never);
+        const fixed = resources.find((resource) => resource.uri === uri);
+        if (fixed) return { contents: await fixed.read(ctx) };
+        for (const { definition, matcher } of templates) {
+          const variables = matchTemplate(matcher, uri);
+          if (variables) return { contents: await definition.read(uri, variables, ctx) };
+        }
+        throw resourceNotFound(uri, 'Call resources/list or resources/templates/list to see what this server serves.');
+      }),
+    );
+    sdk.setRequestHandler(
+      SubscribeRequestSchema,
+      guard(async (request, extra) => {
+        const { uri } = request.params;
+        if (!hub.isSubscribed(id, uri)) {
+          options.beforeWatch(uri, contextFor(extra as never));
+          await hub.subscribe(id, uri, (changed) => send('notifications/resources/updated', { uri: changed }));
+        }
+        return {};
+      }),
+    );
+    sdk.setRequestHandler(
+      UnsubscribeRequestSchema,
+      guard(async (request) => {
+        await hub.unsubscribe(id, request.params.uri);
+        return {};
+      }),
+    );
+  }
+
+  if (capabilities.completions) {
+    sdk.setRequestHandler(
+      CompleteRequestSchema,
+      guard(async (request, extra) => {
+        const { ref, argument, context } = request.params;
+        let completer: Completer<Ext> | undefined;
+        if (ref.type === 'ref/prompt') {
+          const prompt = config.prompts?.find((p) => p.name === ref.name);
+          if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+          completer = (prompt.complete as Record<string, Completer<Ext>> | undefined)?.[argument.name];
+        } else if (ref.type === 'ref/resource') {
+          const template = config.templates?.find((t) => t.uriTemplate === ref.uri);
+          if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+          completer = template.complete?.[argument.name];
+        }
+        if (!completer) return { completion: { values: [], total: 0, hasMore: false } };
+        const values = await completer(argument.value, contextFor(extra as never), {
+          arguments: context?.arguments ?? {},
+        });
+        return { completion: capCompletions(values) };
+      }),
+    );
+  }
+
+  sdk.oninitialized = () => {
+    initialized();
+    if (config.useRoots !== false && clientSupportsRoots()) {
+      rootsState = { version: rootsState.version + 1, current: fetchRoots() };
+    }
+  };
+  sdk.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await whenInitialized;
+    if (config.useRoots === false || !clientSupportsRoots()) return;
+    const current = fetchRoots();
+    rootsState = { version: rootsState.version + 1, current };
+    await current;
+    log('info', 'client roots changed');
+    if (capabilities.resources) send('notifications/resources/list_changed', {});
+    config.onRootsChanged?.(info);
+  });
+
+  sdk.onclose = () => {
+    if (closed) return;
+    closed = true;
+    sessionAbort.abort(new Error('session closed'));
+    options.onClosed();
+  };
+  sdk.onerror = (error) => logger.log('debug', `transport error: ${errorMessage(error)}`);
+
+  return {
+    id,
+    sdk,
+    sendResourceListChanged: () => send('notifications/resources/list_changed', {}),
+    async close() {
+      await sdk.close();
+    },
+  };
+}
+
+/** Template variables, percent-decoded; undefined when the URI does not match. */
+function matchTemplate(matcher: UriTemplate, uri: string): Record<string, string> | undefined {
+  let match: Record<string, string | string[]> | null;
+  try {
+    match = matcher.match(uri);
+  } catch {
+    return undefined;
+  }
+  if (!match) return undefined;
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(match)) {
+    const raw = Array.isArray(value) ? value.join(',') : value;
+    try {
+      variables[name] = decodeURIComponent(raw);
+    } catch {
+      throw invalidParams(`Malformed percent-encoding in ${uri}`);
+    }
+  }
+  return variables;
+}
+

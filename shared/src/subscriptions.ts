@@ -1,0 +1,96 @@
+import type { Disposer } from './types.js';
+import type { Logger } from './logging.js';
+import { errorMessage } from './errors.js';
+
+export type StartWatch = (uri: string, changed: () => void) => Disposer | undefined | Promise<Disposer | undefined>;
+
+interface Watched {
+  subscribers: Map<string, (uri: string) => void>;
+  disposer?: Promise<Disposer | undefined>;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Subscription bookkeeping for one server (all its sessions). A URI has a watcher only
+ * while at least one session is subscribed to it, so the cost grows with subscriptions,
+ * not with the size of the data. Changes are debounced per URI: a burst of writes to a
+ * file becomes one `notifications/resources/updated`.
+ */
+export function createSubscriptionHub(options: { debounceMs: number; logger: Logger; watch?: StartWatch }) {
+  const watched = new Map<string, Watched>();
+
+  function fire(uri: string) {
+    const entry = watched.get(uri);
+    if (!entry) return;
+    entry.timer = undefined;
+    for (const send of entry.subscribers.values()) send(uri);
+  }
+
+  function changed(uri: string) {
+    const entry = watched.get(uri);
+    if (!entry || entry.timer) return;
+    entry.timer = setTimeout(fire, options.debounceMs, uri);
+    entry.timer.unref?.();
+  }
+
+  async function stop(entry: Watched) {
+    if (entry.timer) clearTimeout(entry.timer);
+    const dispose = await entry.disposer?.catch(() => undefined);
+    await dispose?.();
+  }
+
+  return {
+    /** Subscribes a session; `send` delivers the notification to it. Idempotent. */
+    async subscribe(sessionId: string, uri: string, send: (uri: string) => void): Promise<void> {
+      let entry = watched.get(uri);
+      if (entry) {
+        entry.subscribers.set(sessionId, send);
+        return;
+      }
+      entry = { subscribers: new Map([[sessionId, send]]) };
+      watched.set(uri, entry);
+      const started = Promise.resolve()
+        .then(() => options.watch?.(uri, () => changed(uri)))
+        .catch((error) => {
+          // Subscribing to something that cannot be watched (yet) still succeeds; it
+          // simply never fires, which the spec allows.
+          options.logger.log('warning', `cannot watch ${uri}: ${errorMessage(error)}`);
+          return undefined;
+        });
+      entry.disposer = started;
+      await started;
+    },
+
+    async unsubscribe(sessionId: string, uri: string): Promise<void> {
+      const entry = watched.get(uri);
+      if (!entry || !entry.subscribers.delete(sessionId) || entry.subscribers.size > 0) return;
+      watched.delete(uri);
+      await stop(entry);
+    },
+
+    async dropSession(sessionId: string): Promise<void> {
+      const uris = [...watched].filter(([, entry]) => entry.subscribers.has(sessionId)).map(([uri]) => uri);
+      await Promise.all(uris.map((uri) => this.unsubscribe(sessionId, uri)));
+    },
+
+    /** For changes the server makes itself (or learns of without a watcher). */
+    changed,
+
+    /** How many URIs are watched right now (tests and diagnostics). */
+    watchedCount(): number {
+      return watched.size;
+    },
+
+    isSubscribed(sessionId: string, uri: string): boolean {
+      return watched.get(uri)?.subscribers.has(sessionId) ?? false;
+    },
+
+    async close(): Promise<void> {
+      const entries = [...watched.values()];
+      watched.clear();
+      await Promise.all(entries.map(stop));
+    },
+  };
+}
+
+export type SubscriptionHub = ReturnType<typeof createSubscriptionHub>;
