@@ -16,6 +16,7 @@ import {
   UnsubscribeRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod/v4';
 import type { BaseContext, Completer, ToolContext } from './definitions.js';
 import type { ServerConfig, SessionInfo } from './server.js';
 import type { SubscriptionHub } from './subscriptions.js';
@@ -179,9 +180,30 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     };
   }
 
+  type RequestExtra = Parameters<typeof baseContext>[0];
   const contextFor = (extra: Parameters<typeof baseContext>[0]) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
 
-  // Every handler error that is not already a JSON-RPC error becomes one the client can read.
+  /**
+   * Registers a handler. The SDK parses params with its schema before calling a handler
+   * and reports a mismatch as -32603 (internal error); here malformed params are -32602,
+   * as the spec asks, and every other failure becomes a JSON-RPC error the client can read.
+   */
+  function on<S extends z.ZodType<{ method: string }>>(
+    schema: S,
+    handler: (request: z.output<S>, extra: RequestExtra) => Promise<unknown>,
+  ) {
+    const method = (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
+    const loose = z.object({ method: z.literal(method), params: z.optional(z.unknown()) }).passthrough();
+    sdk.setRequestHandler(
+      loose,
+      guard(async (request, extra) => {
+        const parsed = schema.safeParse(request);
+        if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeZodError(parsed.error as never)}`);
+        return handler(parsed.data, extra as RequestExtra);
+      }) as never,
+    );
+  }
+
   const guard =
     <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
@@ -196,26 +218,26 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         }
       });
 
-  sdk.setRequestHandler(
+  on(
     SetLevelRequestSchema,
-    guard(async (request) => {
+    async (request) => {
       level = request.params.level;
       return {};
-    }),
+    },
   );
 
   if (capabilities.tools) {
     const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
-    sdk.setRequestHandler(
+    on(
       ListToolsRequestSchema,
-      guard(async (request) => {
+      async (request) => {
         const page = paginateArray('tools/list', options.describe().tools, request.params?.cursor, pageSize);
         return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       CallToolRequestSchema,
-      guard(async (request, extra): Promise<ToolResult> => {
+      async (request, extra): Promise<ToolResult> => {
         const tool = tools.get(request.params.name);
         if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
         const parsed = tool.input.safeParse(request.params.arguments ?? {});
@@ -240,28 +262,28 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           logger.log('error', `${tool.name} failed`, errorMessage(error));
           return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
         }
-      }),
+      },
     );
   }
 
   if (capabilities.prompts) {
     const prompts = new Map((config.prompts ?? []).map((prompt) => [prompt.name, prompt]));
-    sdk.setRequestHandler(
+    on(
       ListPromptsRequestSchema,
-      guard(async (request) => {
+      async (request) => {
         const page = paginateArray('prompts/list', options.describe().prompts, request.params?.cursor, pageSize);
         return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       GetPromptRequestSchema,
-      guard(async (request, extra) => {
+      async (request, extra) => {
         const prompt = prompts.get(request.params.name);
         if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
         const parsed = prompt.args.safeParse(request.params.arguments ?? {});
         if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
         return (await prompt.handler(parsed.data, contextFor(extra as never))) as never;
-      }),
+      },
     );
   }
 
@@ -271,9 +293,9 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       definition,
       matcher: new UriTemplate(definition.uriTemplate),
     }));
-    sdk.setRequestHandler(
+    on(
       ListResourcesRequestSchema,
-      guard(async (request, extra) => {
+      async (request, extra) => {
         const ctx = contextFor(extra as never);
         const fixed: ResourceInfo[] = options.describe().resources;
         const sources = [
@@ -284,18 +306,18 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         ];
         const page = await paginateStreams('resources/list', sources, (r) => r.uri, request.params?.cursor, pageSize);
         return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       ListResourceTemplatesRequestSchema,
-      guard(async (request) => {
+      async (request) => {
         const page = paginateArray('resources/templates/list', options.describe().templates, request.params?.cursor, pageSize);
         return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       ReadResourceRequestSchema,
-      guard(async (request, extra) => {
+      async (request, extra) => {
         const { uri } = request.params;
         const ctx = contextFor(extra as never);
         const fixed = resources.find((resource) => resource.uri === uri);
@@ -305,32 +327,32 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           if (variables) return { contents: await definition.read(uri, variables, ctx) };
         }
         throw resourceNotFound(uri, 'Call resources/list or resources/templates/list to see what this server serves.');
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       SubscribeRequestSchema,
-      guard(async (request, extra) => {
+      async (request, extra) => {
         const { uri } = request.params;
         if (!hub.isSubscribed(id, uri)) {
           options.beforeWatch(uri, contextFor(extra as never));
           await hub.subscribe(id, uri, (changed) => send('notifications/resources/updated', { uri: changed }));
         }
         return {};
-      }),
+      },
     );
-    sdk.setRequestHandler(
+    on(
       UnsubscribeRequestSchema,
-      guard(async (request) => {
+      async (request) => {
         await hub.unsubscribe(id, request.params.uri);
         return {};
-      }),
+      },
     );
   }
 
   if (capabilities.completions) {
-    sdk.setRequestHandler(
+    on(
       CompleteRequestSchema,
-      guard(async (request, extra) => {
+      async (request, extra) => {
         const { ref, argument, context } = request.params;
         let completer: Completer<Ext> | undefined;
         if (ref.type === 'ref/prompt') {
@@ -347,7 +369,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           arguments: context?.arguments ?? {},
         });
         return { completion: capCompletions(values) };
-      }),
+      },
     );
   }
 

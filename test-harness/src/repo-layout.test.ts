@@ -1,0 +1,59 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { missingTemplateFiles, serverDirs } from './template-files.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+describe('repository layout', () => {
+  it('gives every server the template files', () => {
+    const dirs = serverDirs(repoRoot);
+    expect(dirs.map((d) => path.basename(d))).toContain('_template');
+    for (const dir of dirs) expect(missingTemplateFiles(dir), path.basename(dir)).toEqual([]);
+  });
+
+  it('starts every server README with the Claude Desktop config and the npx line', () => {
+    for (const dir of serverDirs(repoRoot)) {
+      const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
+      const head = readme.slice(0, 1_500);
+      expect(head, path.basename(dir)).toContain('"mcpServers"');
+      expect(head, path.basename(dir)).toMatch(/npx -y @mcp-reference\/server-/);
+    }
+  });
+
+  it('imports the MCP SDK only inside shared/', () => {
+    const offenders: string[] = [];
+    for (const top of ['servers', 'test-harness', 'scripts']) {
+      const dir = path.join(repoRoot, top);
+      if (!statSync(dir, { throwIfNoEntry: false })) continue;
+      for (const file of sourceFiles(dir)) {
+        if (/from ['"]@modelcontextprotocol\/sdk|import\(['"]@modelcontextprotocol\/sdk|require\(['"]@modelcontextprotocol\/sdk/.test(readFileSync(file, 'utf8'))) {
+          offenders.push(path.relative(repoRoot, file));
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('depends on ../shared nowhere in the project', () => {
+    const offenders: string[] = [];
+    for (const top of ['shared', 'servers', 'test-harness', 'scripts']) {
+      for (const file of sourceFiles(path.join(repoRoot, top))) {
+        if (/['"](\.\.\/)+shared\/(ARCHITECTURE|CONVENTIONS|spec|hooks)/.test(readFileSync(file, 'utf8'))) offenders.push(file);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

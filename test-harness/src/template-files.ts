@@ -1,0 +1,28 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** What every server has, because every server starts as a copy of servers/_template. */
+export const TEMPLATE_FILES = [
+  'README.md',
+  'package.json',
+  'tsconfig.json',
+  'src/cli.ts',
+  'src/server.ts',
+  'src/options.ts',
+  'src/tools/index.ts',
+  'src/resources/index.ts',
+  'src/prompts/index.ts',
+  'src/contract.test.ts',
+] as const;
+
+/** The server folders under `servers/`. */
+export function serverDirs(repoRoot: string): string[] {
+  const root = path.join(repoRoot, 'servers');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(root, entry.name));
+}
+
+export function missingTemplateFiles(serverDir: string): string[] {
+  return TEMPLATE_FILES.filter((file) => !existsSync(path.join(serverDir, file)));
+}
