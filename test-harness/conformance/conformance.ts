@@ -1,0 +1,481 @@
+// Runs the pinned @modelcontextprotocol/conformance suite (see README.md beside this file)
+// against one server of this repository over Streamable HTTP. Only spawns processes and
+// speaks plain HTTP: nothing here imports the MCP SDK.
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+export type ScenarioStatus = 'PASS' | 'FAIL' | 'SKIP';
+
+export interface ScenarioResult {
+  scenario: string;
+  status: ScenarioStatus;
+  /** Why it failed or was skipped; for a pass, how many checks passed and any warnings. */
+  detail: string;
+  durationMs: number;
+}
+
+export interface ConformanceOptions {
+  /** Run only these scenarios (others are reported as SKIP). */
+  only?: string[];
+  /** Per-scenario time limit for the conformance CLI, in ms. */
+  scenarioTimeoutMs?: number;
+  /** How long to wait for the server to listen, in ms. */
+  startTimeoutMs?: number;
+  /** Progress lines (server start, each scenario). */
+  log?: (line: string) => void;
+}
+
+/** A check as the conformance CLI writes it to checks.json. */
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  errorMessage?: string;
+  description?: string;
+}
+
+type Capabilities = Record<string, unknown>;
+
+interface Scenario {
+  name: string;
+  /** A capability the server must declare for the scenario to apply (path like `resources.subscribe`). */
+  needs?: string;
+}
+
+/** Scenarios that test generic server behaviour; run against every server. */
+export const APPLICABLE: readonly Scenario[] = [
+  { name: 'server-initialize' },
+  { name: 'ping' },
+  { name: 'logging-set-level', needs: 'logging' },
+  { name: 'tools-list', needs: 'tools' },
+  { name: 'resources-list', needs: 'resources' },
+  { name: 'resources-subscribe', needs: 'resources.subscribe' },
+  { name: 'resources-unsubscribe', needs: 'resources.subscribe' },
+  { name: 'prompts-list', needs: 'prompts' },
+  { name: 'server-sse-multiple-streams' },
+  { name: 'dns-rebinding-protection' },
+];
+
+const FIXTURE = "needs the suite's own reference fixture";
+/** Scenarios that only the suite's reference server can pass, with the reason. */
+export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
+  'completion-complete': `${FIXTURE} prompt test_prompt_with_arguments (completion/complete on it)`,
+  'tools-call-simple-text': `${FIXTURE} tool test_simple_text`,
+  'tools-call-image': `${FIXTURE} tool test_image_content`,
+  'tools-call-audio': `${FIXTURE} tool test_audio_content`,
+  'tools-call-embedded-resource': `${FIXTURE} tool test_embedded_resource`,
+  'tools-call-mixed-content': `${FIXTURE} tool test_multiple_content_types`,
+  'tools-call-with-logging': `${FIXTURE} tool test_tool_with_logging`,
+  'tools-call-error': `${FIXTURE} tool test_error_handling`,
+  'tools-call-with-progress': `${FIXTURE} tool test_tool_with_progress`,
+  'tools-call-sampling': `${FIXTURE} tool test_sampling`,
+  'tools-call-elicitation': `${FIXTURE} tool test_elicitation`,
+  'json-schema-2020-12': `${FIXTURE} tool json_schema_2020_12_tool (pending suite)`,
+  'elicitation-sep1034-defaults': `${FIXTURE} tool test_elicitation_sep1034_defaults`,
+  'elicitation-sep1330-enums': `${FIXTURE} tool test_elicitation_sep1330_enums`,
+  'server-sse-polling': `${FIXTURE} tool test_reconnection (pending suite; only warnings otherwise)`,
+  'resources-read-text': `${FIXTURE} resource test://static-text`,
+  'resources-read-binary': `${FIXTURE} resource test://static-binary`,
+  'resources-templates-read': `${FIXTURE} template test://template/{id}/data`,
+  'prompts-get-simple': `${FIXTURE} prompt test_simple_prompt`,
+  'prompts-get-with-args': `${FIXTURE} prompt test_prompt_with_arguments`,
+  'prompts-get-embedded-resource': `${FIXTURE} prompt test_prompt_with_embedded_resource`,
+  'prompts-get-with-image': `${FIXTURE} prompt test_prompt_with_image`,
+};
+
+/**
+ * Extra command-line arguments per server (keyed by folder name under servers/), given a fresh
+ * temporary directory the fixture may fill. Servers not listed get no extra arguments.
+ */
+const FIXTURES: Record<string, (dir: string) => Promise<string[]>> = {
+  // A notes server over a directory: the directory of notes is its positional argument.
+  _template: async (dir) => {
+    await writeFiles(dir, {
+      'welcome.md': '# Welcome\n\nThis is the first note.\n',
+      'shopping.md': '# Shopping\n\n- milk\n- bread\n',
+      'ideas.md': '# Ideas\n\nWrite a conformance runner.\n',
+    });
+    return [dir];
+  },
+  // The filesystem server: the allowed directory is its positional argument.
+  filesystem: async (dir) => {
+    await writeFiles(dir, {
+      'hello.txt': 'Hello, world!\n',
+      'notes/todo.md': '# Todo\n\n- test\n',
+      'data/numbers.json': '[1, 2, 3]\n',
+    });
+    return [dir];
+  },
+};
+
+async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [rel, text] of Object.entries(files)) {
+    const file = join(root, rel);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+}
+
+/** The repository root: the nearest parent of this module holding pnpm-workspace.yaml. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('conformance: cannot find the repository root (pnpm-workspace.yaml)');
+    dir = up;
+  }
+}
+
+/** Folders under servers/, sorted; with `builtOnly`, only those that have dist/cli.js. */
+export function listServers(root = repoRoot(), builtOnly = false): string[] {
+  const dir = join(root, 'servers');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'package.json')))
+    .map((e) => e.name)
+    .filter((name) => !builtOnly || existsSync(join(dir, name, 'dist', 'cli.js')))
+    .sort();
+}
+
+/** Path of the conformance CLI of the pinned package. */
+function conformanceCli(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+}
+
+const majorOf = (version: string): number => Number(version.replace(/^v/, '').split('.')[0]);
+
+/**
+ * A Node >= 22 binary for the conformance CLI (it uses fs.globSync). The running Node if it is
+ * new enough; otherwise the registry package node-<platform>-<arch>@22, fetched once with
+ * `npm pack` into node_modules/.cache/node22 and reused from there.
+ */
+export async function ensureNode22(root = repoRoot(), log: (line: string) => void = () => {}): Promise<string> {
+  if (majorOf(process.versions.node) >= 22) return process.execPath;
+  const cache = join(root, 'node_modules', '.cache', 'node22');
+  const bin = join(cache, 'bin', 'node');
+  if (existsSync(bin)) {
+    try {
+      const { stdout } = await execFileAsync(bin, ['--version']);
+      if (majorOf(stdout.trim()) >= 22) return bin;
+    } catch {
+      // Broken cache: fetch again below.
+    }
+  }
+  const pkg = `node-${process.platform}-${process.arch}@22`;
+  log(`conformance: Node ${process.versions.node} is too old for the conformance CLI; fetching ${pkg} from the npm registry`);
+  await mkdir(dirname(cache), { recursive: true });
+  const work = await mkdtemp(join(dirname(cache), 'node22-fetch-'));
+  try {
+    const { stdout } = await execFileAsync('npm', ['pack', pkg, '--json', '--pack-destination', work], {
+      cwd: work,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const packed = JSON.parse(stdout) as { filename: string }[];
+    const tgz = join(work, packed[0].filename);
+    await execFileAsync('tar', ['-xzf', tgz, '-C', work, 'package/bin/node']);
+    const staged = join(work, 'package');
+    await rm(cache, { recursive: true, force: true });
+    try {
+      await rename(staged, cache);
+    } catch (err) {
+      // Another run may have filled the cache at the same moment; keep its copy.
+      if (!existsSync(bin)) throw err;
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  const { stdout } = await execFileAsync(bin, ['--version']);
+  log(`conformance: using ${bin} (${stdout.trim()})`);
+  return bin;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const sock = connect({ host: '127.0.0.1', port });
+    sock.once('connect', () => {
+      sock.destroy();
+      done(true);
+    });
+    sock.once('error', () => done(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+async function startServer(serverDir: string, args: string[], timeoutMs: number): Promise<RunningServer> {
+  const cli = join(serverDir, 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the server first (pnpm build)`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [cli, '--http', '--port', String(port), ...args], {
+    cwd: serverDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: string | undefined;
+  const exitedPromise = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      exited = `exited with ${signal ?? `code ${code}`}`;
+      r();
+    }),
+  );
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exitedPromise;
+    clearTimeout(killer);
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`server ${exited} before listening on port ${port}:\n${out}`);
+    if (await canConnect(port)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not listen on 127.0.0.1:${port} within ${timeoutMs} ms:\n${out}`);
+    }
+    await sleep(100);
+  }
+  return { url: `http://127.0.0.1:${port}/mcp`, child, output: () => out, stop };
+}
+
+/**
+ * Sends one initialize over plain HTTP and returns the server's capabilities (to decide which
+ * capability-dependent scenarios apply), or undefined if the handshake fails.
+ */
+async function probeCapabilities(url: string): Promise<Capabilities | undefined> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'conformance-runner-probe', version: '1.0.0' },
+        },
+      }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) return undefined;
+    const text = await res.text();
+    const type = res.headers.get('content-type') ?? '';
+    const payloads = type.includes('text/event-stream')
+      ? text
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+      : [text];
+    const session = res.headers.get('mcp-session-id');
+    if (session) {
+      await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } }).catch(() => undefined);
+    }
+    for (const p of payloads) {
+      try {
+        const msg = JSON.parse(p) as { id?: unknown; result?: { capabilities?: Capabilities } };
+        if (msg.id === 1 && msg.result?.capabilities) return msg.result.capabilities;
+      } catch {
+        // Not JSON: keep looking.
+      }
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasCapability(caps: Capabilities, path: string): boolean {
+  let cur: unknown = caps;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !(key in cur)) return false;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur !== undefined && cur !== false && cur !== null;
+}
+
+/** Server scenarios the installed suite knows, from `conformance list --server`. */
+async function suiteScenarios(node: string, cli: string): Promise<string[]> {
+  const { stdout } = await execFileAsync(node, [cli, 'list', '--server'], { env: { ...process.env, NO_COLOR: '1' } });
+  return [...stdout.matchAll(/^\s+-\s+(\S+)/gm)].map((m) => m[1]);
+}
+
+async function runScenario(
+  node: string,
+  cli: string,
+  url: string,
+  scenario: string,
+  timeoutMs: number,
+): Promise<{ status: 'PASS' | 'FAIL'; detail: string }> {
+  const outDir = await mkdtemp(join(tmpdir(), `conformance-${scenario}-`));
+  try {
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((done) => {
+      const child = spawn(node, [cli, 'server', '--url', url, '--scenario', scenario, '-o', outDir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      });
+      let output = '';
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-8000);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      const timer = setTimeout(() => {
+        output += `\n[timed out after ${timeoutMs} ms]`;
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        done({ code, output });
+      });
+    });
+    const checks = await readChecks(outDir);
+    if (!checks) {
+      return { status: 'FAIL', detail: `no checks.json (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}` };
+    }
+    const failures = checks.filter((c) => c.status === 'FAILURE');
+    const warnings = checks.filter((c) => c.status === 'WARNING');
+    const passed = checks.filter((c) => c.status === 'SUCCESS');
+    if (failures.length > 0 || code !== 0) {
+      const why = failures.map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? 'failed'}`);
+      if (why.length === 0) why.push(`conformance CLI exited ${code}`);
+      return { status: 'FAIL', detail: why.join('; ') };
+    }
+    let detail = `${passed.length} check${passed.length === 1 ? '' : 's'} passed`;
+    if (warnings.length > 0) {
+      detail += `; warnings: ${warnings.map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`).join('; ')}`;
+    }
+    return { status: 'PASS', detail };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+async function readChecks(outDir: string): Promise<Check[] | undefined> {
+  for (const entry of await readdir(outDir)) {
+    const file = join(outDir, entry, 'checks.json');
+    if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Check[];
+  }
+  return undefined;
+}
+
+/**
+ * Starts `node <serverDir>/dist/cli.js --http --port <free port> [fixture args]`, runs every
+ * applicable conformance scenario against http://127.0.0.1:<port>/mcp one at a time, stops the
+ * server and returns one row per scenario of the suite (PASS, FAIL or SKIP with a reason).
+ */
+export async function runConformance(serverDir: string, opts: ConformanceOptions = {}): Promise<ScenarioResult[]> {
+  const log = opts.log ?? (() => {});
+  const dir = resolve(serverDir);
+  const name = basename(dir);
+  const node = await ensureNode22(repoRoot(), log);
+  const cli = conformanceCli();
+  const fixtureDir = await mkdtemp(join(tmpdir(), `conformance-fixture-${name}-`));
+  const results: ScenarioResult[] = [];
+  let server: RunningServer | undefined;
+  try {
+    const args = (await FIXTURES[name]?.(fixtureDir)) ?? [];
+    server = await startServer(dir, args, opts.startTimeoutMs ?? 15_000);
+    log(`conformance: ${name} listening at ${server.url}${args.length ? ` (args: ${args.join(' ')})` : ''}`);
+    const caps = await probeCapabilities(server.url);
+    for (const scenario of APPLICABLE) {
+      const started = Date.now();
+      if (opts.only && !opts.only.includes(scenario.name)) {
+        results.push({ scenario: scenario.name, status: 'SKIP', detail: 'not selected', durationMs: 0 });
+        continue;
+      }
+      // Without a successful probe every scenario runs, so a broken handshake fails loudly.
+      if (scenario.needs && caps && !hasCapability(caps, scenario.needs)) {
+        results.push({
+          scenario: scenario.name,
+          status: 'SKIP',
+          detail: `server does not declare the ${scenario.needs} capability`,
+          durationMs: 0,
+        });
+        continue;
+      }
+      const r = await runScenario(node, cli, server.url, scenario.name, opts.scenarioTimeoutMs ?? 60_000);
+      const row: ScenarioResult = { scenario: scenario.name, ...r, durationMs: Date.now() - started };
+      log(`conformance: ${name} ${row.status} ${row.scenario} (${row.durationMs} ms)`);
+      results.push(row);
+    }
+    for (const [scenario, reason] of Object.entries(NOT_APPLICABLE)) {
+      results.push({ scenario, status: 'SKIP', detail: reason, durationMs: 0 });
+    }
+    // A new suite version may add scenarios: make whoever bumps it classify them.
+    const known = new Set([...APPLICABLE.map((s) => s.name), ...Object.keys(NOT_APPLICABLE)]);
+    for (const scenario of await suiteScenarios(node, cli)) {
+      if (!known.has(scenario)) {
+        results.push({
+          scenario,
+          status: 'FAIL',
+          detail: 'unclassified scenario: add it to APPLICABLE or NOT_APPLICABLE in conformance.ts',
+          durationMs: 0,
+        });
+      }
+    }
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      results.push({
+        scenario: '(server process)',
+        status: 'FAIL',
+        detail: `server exited during the run:\n${server.output()}`,
+        durationMs: 0,
+      });
+    }
+  } finally {
+    await server?.stop();
+    await rm(fixtureDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+/** A fixed-width PASS/FAIL/SKIP table. */
+export function formatTable(server: string, rows: ScenarioResult[]): string {
+  const width = Math.max(...rows.map((r) => r.scenario.length), 'scenario'.length);
+  const lines = [`conformance: ${server}`, `  ${'scenario'.padEnd(width)}  status  detail`];
+  for (const r of rows) {
+    const time = r.status === 'SKIP' ? '' : ` (${r.durationMs} ms)`;
+    lines.push(`  ${r.scenario.padEnd(width)}  ${r.status.padEnd(6)}  ${r.detail.replace(/\s*\n\s*/g, ' | ')}${time}`);
+  }
+  const count = (s: ScenarioStatus) => rows.filter((r) => r.status === s).length;
+  // Not "N passed, N failed": CI reads that shape as a test runner's closing line.
+  lines.push(`  totals: PASS ${count('PASS')}, FAIL ${count('FAIL')}, SKIP ${count('SKIP')}`);
+  return lines.join('\n');
+}
