@@ -1,0 +1,68 @@
+import { writeFile } from 'node:fs/promises';
+import { makeTempTree, manyFiles, type TempTree } from '../src/fixtures/temp-tree.js';
+
+/** What the demo does with one server: its fixture, one tool call, one completion, one change. */
+export interface DemoScenario {
+  /** Folder under servers/. */
+  folder: string;
+  setup(): Promise<{
+    args: string[];
+    call: { name: string; arguments: Record<string, unknown> };
+    completion: { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string } };
+    subscribe: string;
+    change(): Promise<void>;
+    cleanup(): Promise<void>;
+  }>;
+}
+
+const notesFixture = () =>
+  makeTempTree({
+    'groceries.md': '# Groceries\n- milk\n- bread\n',
+    'garden.md': '# Garden\nplant the tulips before the frost\n',
+    'ideas.md': '# Ideas\nan MCP server for the garden sensors\n',
+  });
+
+const projectFixture = () =>
+  makeTempTree({
+    'README.md': '# Demo project\nA tiny project for the filesystem server tour.\n',
+    src: {
+      'main.ts': "import { greet } from './greet.js';\nconsole.log(greet('world'));\n",
+      'greet.ts': 'export function greet(name: string) {\n  return `hello ${name}`;\n}\n',
+    },
+    docs: manyFiles(5, (i) => `note-${i}.md`, (i) => `# Note ${i}\nTODO: write note ${i}\n`),
+    '.gitignore': 'build/\n',
+    build: { 'out.js': 'ignored by .gitignore\n' },
+  });
+
+const dispose = (tree: TempTree) => () => tree.cleanup();
+
+export const scenarios: DemoScenario[] = [
+  {
+    folder: '_template',
+    async setup() {
+      const tree = await notesFixture();
+      return {
+        args: [tree.dir],
+        call: { name: 'search_notes', arguments: { query: 'garden' } },
+        completion: { ref: { type: 'ref/resource', uri: 'note:///{name}' }, argument: { name: 'name', value: 'g' } },
+        subscribe: 'note:///groceries',
+        change: () => writeFile(tree.path('groceries.md'), '# Groceries\n- milk\n- bread\n- eggs\n'),
+        cleanup: dispose(tree),
+      };
+    },
+  },
+  {
+    folder: 'filesystem',
+    async setup() {
+      const tree = await projectFixture();
+      return {
+        args: [tree.dir],
+        call: { name: 'grep_files', arguments: { path: tree.dir, pattern: 'TODO' } },
+        completion: { ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: `${tree.dir.slice(1)}/s` } },
+        subscribe: `file://${tree.path('README.md')}`,
+        change: () => writeFile(tree.path('README.md'), '# Demo project\nChanged while subscribed.\n'),
+        cleanup: dispose(tree),
+      };
+    },
+  },
+];
