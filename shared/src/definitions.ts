@@ -29,9 +29,10 @@ export interface BaseContext {
   log(level: LogLevel, message: string, data?: unknown): void;
   /**
    * Asks the user through elicitation, for calls that destroy data. Clients without
-   * elicitation get the older servers' behaviour: the call goes ahead (true).
+   * elicitation get the older servers' behaviour: `whenUnavailable` (default true, the
+   * call goes ahead; pass false where the older server refused instead).
    */
-  confirm(question: string): Promise<boolean>;
+  confirm(question: string, options?: { whenUnavailable?: boolean }): Promise<boolean>;
   /** The client's roots (awaiting the first answer), or undefined if it has none. */
   roots(): Promise<readonly Root[] | undefined>;
   /** A `resource_link` content block. */

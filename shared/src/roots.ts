@@ -32,7 +32,9 @@ export function narrowScopes(
 /** Path containment by whole segments: `/data` contains `/data/x`, not `/data-evil`. */
 export function isWithinPath(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..x` is a child named "..x"; only `..` as a whole segment leaves the parent.
+  const leaves = relative === '..' || relative.startsWith(`..${path.sep}`);
+  return relative === '' || (!leaves && !path.isAbsolute(relative));
 }
 
 /** The local paths of `file://` roots; other schemes are ignored. */

@@ -41,6 +41,11 @@ export interface ServerConfig<Ext = unknown> {
   watch?: WatchFunction<Ext>;
   /** Called after a session's roots changed (the base already sent resources/list_changed). */
   onRootsChanged?: (session: SessionInfo) => void;
+  /**
+   * Recognises the server's own domain errors: returns the message a model should see
+   * (the call becomes an isError result with it), or undefined for unexpected errors.
+   */
+  describeError?: (error: unknown) => string | undefined;
   /** Page size of every list (`--page-size`). */
   pageSize?: number;
   /** The session log level before the client sets one, and the stderr threshold. */

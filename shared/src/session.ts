@@ -154,8 +154,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           .catch(() => undefined);
       },
       log,
-      async confirm(question) {
-        if (!sdk.getClientCapabilities()?.elicitation) return true;
+      async confirm(question, confirmOptions) {
+        if (!sdk.getClientCapabilities()?.elicitation) return confirmOptions?.whenUnavailable ?? true;
         const answer = await sdk.elicitInput(
           {
             message: question,
@@ -213,6 +213,9 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         } catch (error) {
           // The SDK answers with error.code/message/data; McpError would prefix the message.
           if (error instanceof ProtocolError || error instanceof McpError) throw error;
+          // A domain error (a missing file for a prompt, say) is the caller's to fix.
+          const described = error instanceof ToolError ? error.message : config.describeError?.(error);
+          if (described !== undefined) throw invalidParams(described);
           logger.log('error', 'request failed', errorMessage(error));
           throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
         }
@@ -259,6 +262,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           if (error instanceof ProtocolError) throw error;
           if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
           if (error instanceof ToolError) return errorResult(error.message);
+          const described = config.describeError?.(error);
+          if (described !== undefined) return errorResult(described);
           logger.log('error', `${tool.name} failed`, errorMessage(error));
           return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
         }

@@ -1,0 +1,15 @@
+import { definitionsFor } from '@mcp-reference/shared';
+import type { PathPolicy } from './lib/path-policy.js';
+import type { RecentEdits } from './lib/recent-edits.js';
+
+/** What every handler of this server sees besides the base context. */
+export interface FsContext {
+  /** Confines every path to the session's allowed directories. */
+  policy: PathPolicy;
+  /** Largest file read whole. */
+  maxReadBytes: number;
+  /** Edits made through this server (all sessions), for the review prompt. */
+  recentEdits: RecentEdits;
+}
+
+export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();

@@ -1,0 +1,19 @@
+import { narrowScopes, rootPaths } from '@mcp-reference/shared';
+import type { Root } from '@mcp-reference/shared';
+import { isWithin, realpathAllowedDirs } from './path-policy.js';
+
+/**
+ * The allowed directories of one session: the CLI directories are a ceiling, client
+ * roots narrow it (ARCHITECTURE.md section 3). Roots are resolved to real paths first,
+ * so a root that is a symlink into the ceiling is judged by where it leads.
+ */
+export async function allowedDirectories(ceiling: readonly string[], roots: readonly Root[] | undefined): Promise<string[]> {
+  const paths = rootPaths(roots);
+  const realRoots = paths === undefined ? undefined : (await realpathAllowedDirs(paths)).directories;
+  return narrowScopes(ceiling, realRoots, isWithin);
+}
+
+/** Drops directories inside another allowed one, so a walk over all of them lists each file once. */
+export function outermost(dirs: readonly string[]): string[] {
+  return dirs.filter((dir, i) => !dirs.some((other, j) => j !== i && other !== dir && isWithin(other, dir)));
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ignore from 'ignore';
+import { isWithin } from './path-policy.js';
+
+/**
+ * .gitignore rules as git applies them to a working tree: each .gitignore speaks about
+ * paths relative to its own directory, and a deeper file overrides a shallower one
+ * (a `!pattern` below re-includes what a parent excluded). Not consulted:
+ * .git/info/exclude and the user's global excludes file, which live outside the tree
+ * and differ per machine.
+ *
+ * A stack is immutable: walkers extend it per directory and share the parent's levels.
+ */
+export interface GitignoreLevel {
+  /** Absolute directory the rules are relative to. */
+  dir: string;
+  rules: ReturnType<typeof ignore>;
+}
+
+export type GitignoreStack = readonly GitignoreLevel[];
+
+export const GITIGNORE_FILE = '.gitignore';
+
+// git matches case-insensitively where the filesystem usually does (core.ignorecase).
+const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
+
+/** The rules of one .gitignore text, or undefined when it has none. */
+export function parseGitignore(text: string): GitignoreLevel['rules'] | undefined {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  return lines.length === 0 ? undefined : ignore({ ignorecase: IGNORE_CASE }).add(lines);
+}
+
+/**
+ * `stack` extended with `dir/.gitignore`, when that file exists and has rules. Callers
+ * that already listed `dir` pass `hasFile` to skip the read when there is no such file.
+ * An unreadable .gitignore is treated as absent, as git does.
+ */
+export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = true): GitignoreStack {
+  if (!hasFile) return stack;
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, GITIGNORE_FILE), 'utf8');
+  } catch {
+    return stack;
+  }
+  const rules = parseGitignore(text);
+  return rules ? [...stack, { dir, rules }] : stack;
+}
+
+/**
+ * The rules that apply inside `dir`: the .gitignore files of `boundary` (the allowed
+ * directory, typically) and of every directory down to `dir`, inclusive.
+ *
+ * A directory asked for explicitly is shown even if it is ignored: when `dir` itself is
+ * ignored by its parents' rules, only its own .gitignore applies, so listing
+ * `node_modules` lists it instead of returning nothing.
+ */
+export function loadGitignoreChain(dir: string, boundary: string = dir): GitignoreStack {
+  const top = isWithin(boundary, dir) ? boundary : dir;
+  const chain: string[] = [];
+  for (let current = dir; ; current = path.dirname(current)) {
+    chain.unshift(current);
+    if (current === top || path.dirname(current) === current) break;
+  }
+  let stack: GitignoreStack = [];
+  for (const level of chain.slice(0, -1)) stack = withGitignoreOf(stack, level);
+  if (isIgnored(stack, dir, true)) stack = [];
+  return withGitignoreOf(stack, dir);
+}
+
+/** Whether `absolutePath` is ignored by `stack`; the deepest level with an opinion wins. */
+export function isIgnored(stack: GitignoreStack, absolutePath: string, isDirectory: boolean): boolean {
+  let ignored = false;
+  for (const level of stack) {
+    const rel = relativeTo(level.dir, absolutePath);
+    if (rel === undefined) continue;
+    const verdict = level.rules.test(isDirectory ? `${rel}/` : rel);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function relativeTo(dir: string, absolutePath: string): string | undefined {
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  if (!absolutePath.startsWith(prefix)) return undefined;
+  const rel = absolutePath.slice(prefix.length);
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}

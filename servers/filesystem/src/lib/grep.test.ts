@@ -1,0 +1,138 @@
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsError } from './errors.js';
+import { grepFiles } from './grep.js';
+import type { GrepOptions } from './grep.js';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'grep-')));
+});
+
+afterEach(async () => {
+  await fsp.rm(root, { recursive: true, force: true });
+});
+
+async function files(entries: Record<string, string | Buffer>): Promise<void> {
+  for (const [name, content] of Object.entries(entries)) {
+    await fsp.mkdir(path.dirname(path.join(root, name)), { recursive: true });
+    await fsp.writeFile(path.join(root, name), content);
+  }
+}
+
+const hits = async (options: GrepOptions): Promise<string[]> =>
+  (await grepFiles(root, options)).matches.map((m) => `${m.relative}:${m.line}:${m.column}:${m.text}`);
+
+describe('grepFiles matching', () => {
+  it('finds each matching line with its line and column, in walk order', async () => {
+    await files({ 'b.ts': 'const x = 1;\nlet y = x + 1;\n', 'a/c.ts': 'no\nx marks\n' });
+    expect(await hits({ pattern: 'x' })).toEqual(['a/c.ts:2:1:x marks', 'b.ts:1:7:const x = 1;', 'b.ts:2:9:let y = x + 1;']);
+  });
+
+  it('treats the pattern as a regular expression, or as text with literal: true', async () => {
+    await files({ 'f.txt': 'a.c\nabc\n(x)\n' });
+    expect(await hits({ pattern: 'a.c' })).toEqual(['f.txt:1:1:a.c', 'f.txt:2:1:abc']);
+    expect(await hits({ pattern: 'a.c', literal: true })).toEqual(['f.txt:1:1:a.c']);
+    expect(await hits({ pattern: '(x)', literal: true })).toEqual(['f.txt:3:1:(x)']);
+  });
+
+  it('is case-sensitive unless told otherwise', async () => {
+    await files({ 'f.txt': 'Hello\nhello\n' });
+    expect(await hits({ pattern: 'hello' })).toEqual(['f.txt:2:1:hello']);
+    expect(await hits({ pattern: 'HELLO', caseSensitive: false })).toHaveLength(2);
+    expect(await hits({ pattern: 'HELLO', caseSensitive: false, literal: true })).toHaveLength(2);
+  });
+
+  it('anchors ^ and $ to lines, CRLF files included, without inventing a line after the last newline', async () => {
+    await files({ 'crlf.txt': 'end\r\nnot the end\r\n', 'blank.txt': 'a\n\nb\n' });
+    expect(await hits({ pattern: '^end$' })).toEqual(['crlf.txt:1:1:end']);
+    expect(await hits({ pattern: '^$' })).toEqual(['blank.txt:2:1:']);
+  });
+
+  it('does not let a match that spans lines through \\s count for either line', async () => {
+    await files({ 'f.txt': 'foo\nbar\nfoo bar\n' });
+    expect(await hits({ pattern: 'foo\\sbar' })).toEqual(['f.txt:3:1:foo bar']);
+  });
+
+  it('returns context lines before and after each match', async () => {
+    await files({ 'f.txt': 'l1\nl2\nl3\nhit\nl5\r\nl6\n' });
+    const [match] = (await grepFiles(root, { pattern: 'hit', contextLines: 2 })).matches;
+    expect(match.before).toEqual(['l2', 'l3']);
+    expect(match.after).toEqual(['l5', 'l6']);
+    const [first] = (await grepFiles(root, { pattern: 'l1', contextLines: 2 })).matches;
+    expect(first.before).toEqual([]);
+  });
+
+  it('cuts very long lines around the match', async () => {
+    await files({ 'min.js': `${'a'.repeat(5000)}NEEDLE${'b'.repeat(5000)}` });
+    const [match] = (await grepFiles(root, { pattern: 'NEEDLE', maxLineLength: 100 })).matches;
+    expect(match.text.length).toBeLessThanOrEqual(102);
+    expect(match.text).toContain('NEEDLE');
+    expect(match.column).toBe(5001);
+  });
+});
+
+describe('grepFiles scope and limits', () => {
+  it('filters files by include and exclude globs, and honours .gitignore', async () => {
+    await files({
+      '.gitignore': 'ignored/\n',
+      'src/a.ts': 'token',
+      'src/a.md': 'token',
+      'vendor/b.ts': 'token',
+      'ignored/c.ts': 'token',
+    });
+    expect(await hits({ pattern: 'token', include: ['*.ts'], exclude: ['vendor'] })).toEqual(['src/a.ts:1:1:token']);
+    expect(await hits({ pattern: 'token', include: ['*.ts'], respectGitignore: false })).toHaveLength(3);
+  });
+
+  it('skips binary files and files over the size limit, and reports them', async () => {
+    await files({ 'bin.dat': Buffer.from([0x74, 0x6f, 0x6b, 0, 0x74, 0x6f, 0x6b, 0x65, 0x6e]), 'big.txt': 'token\n'.repeat(100), 'ok.txt': 'token' });
+    const result = await grepFiles(root, { pattern: 'token', maxFileBytes: 100 });
+    expect(result.matches.map((m) => m.relative)).toEqual(['ok.txt']);
+    expect(result.skipped.binary).toBe(1);
+    expect(result.skipped.tooLarge).toEqual([path.join(root, 'big.txt')]);
+  });
+
+  it('stops at maxResults and marks the result truncated', async () => {
+    await files({ 'a.txt': 'x\nx\nx\n', 'b.txt': 'x\n' });
+    const result = await grepFiles(root, { pattern: 'x', maxResults: 2 });
+    expect(result.matches).toHaveLength(2);
+    expect(result.truncated).toBe(true);
+    expect((await grepFiles(root, { pattern: 'x', maxResults: 4 })).truncated).toBe(false);
+  });
+
+  it('searches a single file when given one', async () => {
+    await files({ 'one.txt': 'alpha\nbeta\n', 'two.txt': 'beta\n' });
+    expect((await grepFiles(path.join(root, 'one.txt'), { pattern: 'beta' })).matches.map((m) => m.line)).toEqual([2]);
+  });
+
+  it('does not follow a symlink to a file outside', async () => {
+    const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'grep-outside-'));
+    try {
+      await fsp.writeFile(path.join(outside, 'secret.txt'), 'token');
+      await fsp.symlink(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
+      expect((await grepFiles(root, { pattern: 'token' })).matches).toEqual([]);
+    } finally {
+      await fsp.rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an invalid regular expression with advice', async () => {
+    const error = await grepFiles(root, { pattern: 'foo(' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FsError);
+    expect((error as FsError).code).toBe('INVALID_PATTERN');
+    expect((error as FsError).message).toMatch(/literal: true/);
+  });
+
+  it('counts files and reports progress', async () => {
+    await files({ 'a.txt': 'x', 'b.txt': 'y', 'c/d.txt': 'x' });
+    const progress: number[] = [];
+    const result = await grepFiles(root, { pattern: 'x', onProgress: (n) => progress.push(n) });
+    expect(result.filesScanned).toBe(3);
+    expect(result.filesMatched).toBe(2);
+    expect(progress.at(-1)).toBe(3);
+  });
+});

@@ -1,0 +1,96 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { toFsError } from './errors.js';
+import { GITIGNORE_FILE, isIgnored, loadGitignoreChain } from './gitignore.js';
+import { createTimeSlicer } from './time-slice.js';
+import { compareNames } from './walk.js';
+import type { EntryType } from './walk.js';
+
+/**
+ * list_directory and list_directory_with_sizes: one level of a directory.
+ *
+ * .gitignore: with `respectGitignore`, an entry is hidden when the .gitignore files of
+ * `gitignoreBoundary` (the allowed directory) and of each directory from there down to
+ * this one ignore it, the deeper files overriding the shallower, as git does. The
+ * count of hidden entries is returned so a tool can say they exist. `.git` itself is
+ * listed: in a single listing it tells the model this is a repository. A directory
+ * that is itself ignored is listed in full when asked for by name.
+ *
+ * Sizes come from lstat: a symlink's size is that of the link, so listing never reads
+ * anything about a target that may lie outside the allowed directories.
+ */
+export interface DirectoryEntry {
+  name: string;
+  type: EntryType;
+  /** Bytes, with `withSizes`, for everything but directories. */
+  size?: number;
+  modified?: Date;
+}
+
+export interface ListOptions {
+  /** Default true. */
+  respectGitignore?: boolean;
+  gitignoreBoundary?: string;
+  withSizes?: boolean;
+  /** 'name' (code point order, default) or 'size' (largest first, then by name; implies withSizes). */
+  sortBy?: 'name' | 'size';
+  signal?: AbortSignal;
+}
+
+export interface DirectoryListing {
+  entries: DirectoryEntry[];
+  /** Entries hidden by .gitignore. */
+  ignored: number;
+  totalFiles: number;
+  totalDirectories: number;
+  /** Sum of file sizes, with `withSizes`. */
+  totalSize?: number;
+}
+
+export async function listDirectory(dir: string, options: ListOptions = {}): Promise<DirectoryListing> {
+  const { respectGitignore = true, sortBy = 'name', signal } = options;
+  const withSizes = options.withSizes === true || sortBy === 'size';
+  let dirents;
+  try {
+    dirents = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    throw toFsError(error, dir);
+  }
+  const rules = respectGitignore && dirents.length > 0 ? loadGitignoreChain(dir, options.gitignoreBoundary ?? dir) : [];
+  const slicer = createTimeSlicer(signal);
+  const entries: DirectoryEntry[] = [];
+  let ignored = 0;
+  for (const dirent of dirents) {
+    const type: EntryType = dirent.isFile() ? 'file' : dirent.isDirectory() ? 'directory' : dirent.isSymbolicLink() ? 'symlink' : 'other';
+    const full = path.join(dir, dirent.name);
+    if (rules.length > 0 && dirent.name !== GITIGNORE_FILE && isIgnored(rules, full, type === 'directory')) {
+      ignored++;
+      continue;
+    }
+    const entry: DirectoryEntry = { name: dirent.name, type };
+    if (withSizes) {
+      try {
+        const stats = lstatSync(full);
+        if (type !== 'directory') entry.size = stats.size;
+        entry.modified = stats.mtime;
+      } catch {
+        // Vanished since readdir: list it without a size rather than fail the listing.
+      }
+      if (slicer.due()) await slicer.pause();
+    }
+    entries.push(entry);
+  }
+  entries.sort(
+    sortBy === 'size'
+      ? (a, b) => (b.size ?? -1) - (a.size ?? -1) || compareNames(a.name, b.name)
+      : (a, b) => compareNames(a.name, b.name),
+  );
+  const files = entries.filter((e) => e.type !== 'directory');
+  return {
+    entries,
+    ignored,
+    totalFiles: files.length,
+    totalDirectories: entries.length - files.length,
+    ...(withSizes ? { totalSize: files.reduce((sum, e) => sum + (e.size ?? 0), 0) } : {}),
+  };
+}

@@ -1,0 +1,293 @@
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FsError, errnoCode, toFsError } from './errors.js';
+
+/**
+ * Confinement of every path a client sends to the allowed directories.
+ *
+ * The rule is simple on purpose: a path is turned into the real path the kernel would
+ * use (every symlink resolved), and only that real path is checked and returned. Tools
+ * then operate on the returned path, never on the string the client sent, so a symlink
+ * inside an allowed directory cannot smuggle an operation outside it.
+ *
+ * Known limit (shared with every path-checking server): a component can be swapped for
+ * a symlink between the check and the operation by someone who can already write inside
+ * the allowed directory. Writes are atomic renames, which never follow a link at the
+ * target, so that race cannot redirect a write of the final component.
+ */
+export interface PathPolicy {
+  /** The allowed directories (absolute, real paths). */
+  allowed(): Promise<string[]>;
+  /** An existing file or directory: its real path. NOT_FOUND if it does not exist. */
+  resolveReadable(requested: string): Promise<string>;
+  /** An existing regular file (NOT_A_FILE for directories). */
+  resolveFile(requested: string): Promise<string>;
+  /** An existing directory (NOT_A_DIRECTORY for files). */
+  resolveDirectory(requested: string): Promise<string>;
+  /**
+   * A path that may not exist yet (to create, write, or move onto). Its deepest
+   * existing ancestor is resolved and checked; a (dangling) symlink at the first
+   * missing component is followed on paper and refused if it leads outside. Missing
+   * intermediate directories are allowed: whether to create them is the caller's call.
+   */
+  resolveWritable(requested: string): Promise<string>;
+}
+
+/**
+ * @param getAllowed returns the allowed directories as absolute real paths (see
+ *   `realpathAllowedDirs`). It is called on every resolution, so the set can change at
+ *   runtime (client roots) without the policy holding state of its own.
+ */
+export function createPathPolicy(getAllowed: () => Promise<string[]> | string[]): PathPolicy {
+  async function allowed(): Promise<string[]> {
+    const dirs = await getAllowed();
+    if (dirs.length === 0) {
+      throw new FsError(
+        'NO_ALLOWED_DIRECTORIES',
+        'No directory is allowed yet, so no path can be used. Start the server with one or more DIR arguments ' +
+          '(mcp-server-filesystem /path/to/dir), or use a client that provides roots.',
+      );
+    }
+    return [...dirs];
+  }
+
+  async function locate(requested: string): Promise<{ real: string; exists: boolean; dirs: string[] }> {
+    const dirs = await allowed();
+    const absolute = toAbsolute(requested, dirs);
+    const { real, exists } = await resolveDeepest(absolute, dirs, requested);
+    if (!dirs.some((dir) => isWithin(dir, real))) throw outside(requested, real, dirs);
+    return { real, exists, dirs };
+  }
+
+  async function resolveReadable(requested: string): Promise<string> {
+    const { real, exists } = await locate(requested);
+    if (!exists) {
+      throw new FsError(
+        'NOT_FOUND',
+        `${requested} does not exist. Check the spelling, or list ${await nearestExisting(real)} to see what is there.`,
+      );
+    }
+    return real;
+  }
+
+  async function resolveFile(requested: string): Promise<string> {
+    const real = await resolveReadable(requested);
+    const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
+    if (!stats.isFile()) {
+      throw new FsError(
+        'NOT_A_FILE',
+        stats.isDirectory()
+          ? `${requested} is a directory, not a file. List it, or give the path of a file inside it.`
+          : `${requested} is not a regular file (device, socket or pipe) and cannot be read as one.`,
+      );
+    }
+    return real;
+  }
+
+  async function resolveDirectory(requested: string): Promise<string> {
+    const real = await resolveReadable(requested);
+    const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
+    if (!stats.isDirectory()) {
+      throw new FsError('NOT_A_DIRECTORY', `${requested} is a file, not a directory. Give the directory that contains it.`);
+    }
+    return real;
+  }
+
+  async function resolveWritable(requested: string): Promise<string> {
+    return (await locate(requested)).real;
+  }
+
+  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable };
+}
+
+/**
+ * True when `child` is `parent` or inside it, comparing whole path segments, so
+ * `/data` does not contain `/data-evil`. Both must be absolute and normalized.
+ */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+export interface AllowedDirs {
+  /** Absolute real paths of existing directories, deduplicated, in the given order. */
+  directories: string[];
+  /** Inputs that were dropped, each with a reason a user can act on. */
+  skipped: { input: string; reason: string }[];
+}
+
+/**
+ * Turns configured locations (CLI arguments or client roots) into the absolute real
+ * directories a policy checks against. Unlike paths from a model, these come from the
+ * user, so `~` is expanded and `file://` URIs (the form of MCP roots) are accepted.
+ */
+export async function realpathAllowedDirs(inputs: readonly string[]): Promise<AllowedDirs> {
+  const directories: string[] = [];
+  const skipped: AllowedDirs['skipped'] = [];
+  for (const input of inputs) {
+    let candidate: string;
+    try {
+      candidate = input.startsWith('file:') ? fileURLToPath(input) : input;
+    } catch (error) {
+      skipped.push({ input, reason: `not a local file URI (${(error as Error).message})` });
+      continue;
+    }
+    if (candidate === '~' || candidate.startsWith(`~${path.sep}`) || candidate.startsWith('~/')) {
+      candidate = path.join(os.homedir(), candidate.slice(1));
+    }
+    try {
+      const real = await fsp.realpath(path.resolve(candidate));
+      if (!(await fsp.stat(real)).isDirectory()) {
+        skipped.push({ input, reason: 'not a directory' });
+      } else if (!directories.includes(real)) {
+        directories.push(real);
+      }
+    } catch (error) {
+      const code = errnoCode(error);
+      skipped.push({
+        input,
+        reason: code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message,
+      });
+    }
+  }
+  return { directories, skipped };
+}
+
+// Percent-encoded ".", "/" and "\": a model that sends these usually copied a URL, and
+// decoding them ourselves would make one string mean two paths.
+const ENCODED_SEPARATOR = /%(2e|2f|5c)/i;
+const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
+
+function toAbsolute(requested: string, dirs: string[]): string {
+  if (typeof requested !== 'string' || requested.length === 0) {
+    throw new FsError('INVALID_PATH', `The path is empty. Give an absolute path inside ${dirs.join(' or ')}.`);
+  }
+  let p = requested;
+  if (p.startsWith('file://')) {
+    // Links this server hands out are file:// URIs; accept them back as paths.
+    try {
+      p = fileURLToPath(p);
+    } catch (error) {
+      throw new FsError('INVALID_PATH', `${requested} is not a valid file:// URI (${(error as Error).message}).`);
+    }
+  } else if (ENCODED_SEPARATOR.test(p)) {
+    throw new FsError(
+      'INVALID_PATH',
+      `${requested} contains percent-encoded characters (%2e, %2f or %5c). Paths are not URL-decoded; give the plain path.`,
+    );
+  }
+  if (p.includes('\0')) {
+    throw new FsError('INVALID_PATH', 'The path contains a NUL byte, which no filesystem accepts.');
+  }
+  if (p === '~' || p.startsWith('~')) {
+    throw new FsError(
+      'INVALID_PATH',
+      `${requested}: home paths (~) are not expanded. Give an absolute path inside ${dirs.join(' or ')}.`,
+    );
+  }
+  if (process.platform !== 'win32' && (WINDOWS_DRIVE.test(p) || p.includes('\\'))) {
+    throw new FsError(
+      'INVALID_PATH',
+      `${requested} looks like a Windows path, but this server runs on ${process.platform} where paths use "/" ` +
+        `and have no drive letter. Give a path such as ${path.join(dirs[0], 'file.txt')}.`,
+    );
+  }
+  return path.isAbsolute(p) ? path.resolve(p) : path.resolve(dirs[0], p);
+}
+
+// Enough for any legitimate chain of links; the kernel's own limit is 40.
+const MAX_LINK_HOPS = 40;
+
+/**
+ * realpath of `absolute` if it exists; otherwise realpath of its deepest existing
+ * ancestor with the missing tail appended. A symlink at the first missing component
+ * (dangling: its target does not exist) is followed on paper, because writing to it
+ * would create its target.
+ */
+async function resolveDeepest(
+  absolute: string,
+  dirs: string[],
+  requested: string,
+  hops = 0,
+): Promise<{ real: string; exists: boolean }> {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = await fsp.realpath(current);
+      if (missing.length === 0) return { real, exists: true };
+      return await resolveMissingTail(real, missing, dirs, requested, hops);
+    } catch (error) {
+      if (error instanceof FsError) throw error;
+      const code = errnoCode(error);
+      if (code === 'ELOOP') throw new FsError('INVALID_PATH', `${requested} goes through a symbolic link loop.`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        // Say nothing about paths outside the allowed directories, not even why they failed.
+        if (!dirs.some((dir) => isWithin(dir, current))) throw outside(requested, absolute, dirs);
+        throw toFsError(error, requested);
+      }
+      const parent = path.dirname(current);
+      if (parent === current) return { real: absolute, exists: false };
+      missing.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+async function resolveMissingTail(
+  realParent: string,
+  missing: string[],
+  dirs: string[],
+  requested: string,
+  hops: number,
+): Promise<{ real: string; exists: boolean }> {
+  // Outside: the caller refuses it; probe nothing there, so errors reveal nothing about it.
+  if (!dirs.some((dir) => isWithin(dir, realParent))) return { real: path.join(realParent, ...missing), exists: false };
+  const first = path.join(realParent, missing[0]);
+  const stats = await fsp.lstat(first).catch(() => undefined);
+  if (stats?.isSymbolicLink()) {
+    if (hops >= MAX_LINK_HOPS) throw new FsError('INVALID_PATH', `${requested} goes through too many symbolic links.`);
+    const target = path.resolve(realParent, await fsp.readlink(first));
+    const resolved = await resolveDeepest(path.join(target, ...missing.slice(1)), dirs, requested, hops + 1);
+    if (!dirs.some((dir) => isWithin(dir, resolved.real))) {
+      throw new FsError(
+        'ACCESS_DENIED',
+        `Access denied: ${requested} is a symbolic link to ${target}, which is outside the allowed directories ` +
+          `(${dirs.join(', ')}).`,
+      );
+    }
+    return resolved;
+  }
+  if (stats === undefined) {
+    // The parent exists; if it is a file, say so now rather than fail later with ENOTDIR.
+    const parentStats = await fsp.stat(realParent).catch(() => undefined);
+    if (parentStats && !parentStats.isDirectory()) {
+      throw new FsError('NOT_A_DIRECTORY', `${realParent} is a file, so ${requested} cannot be created inside it.`);
+    }
+  }
+  return { real: path.join(realParent, ...missing), exists: false };
+}
+
+function outside(requested: string, resolved: string, dirs: string[]): FsError {
+  const via = path.resolve(requested) === resolved || !path.isAbsolute(requested) ? '' : ` (resolves to ${resolved})`;
+  return new FsError(
+    'ACCESS_DENIED',
+    `Access denied: ${requested}${via} is outside the allowed directories. Use a path inside ${dirs.join(' or ')}.`,
+  );
+}
+
+async function nearestExisting(real: string): Promise<string> {
+  let current = path.dirname(real);
+  for (;;) {
+    try {
+      await fsp.access(current);
+      return current;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return current;
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsError } from './errors.js';
+import { readHead, readLineRange, readTail, readWhole } from './read-text.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'read-text-'));
+});
+
+afterEach(async () => {
+  await fsp.rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string | Buffer): Promise<string> {
+  const p = path.join(dir, name);
+  await fsp.writeFile(p, content);
+  return p;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<FsError> {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(FsError);
+  return error as FsError;
+}
+
+describe('readHead', () => {
+  it('returns the first lines with their terminators', async () => {
+    const p = await file('a.txt', 'one\ntwo\nthree\n');
+    expect(await readHead(p, 2)).toMatchObject({ text: 'one\ntwo\n', lines: 2, truncated: true });
+  });
+
+  it('returns the whole file, untruncated, when asked for more lines than it has', async () => {
+    const p = await file('a.txt', 'one\ntwo');
+    expect(await readHead(p, 10)).toMatchObject({ text: 'one\ntwo', lines: 2, truncated: false });
+  });
+
+  it('keeps CRLF line endings and multi-byte characters intact', async () => {
+    const p = await file('a.txt', 'héllo 🌍\r\nsecond\r\nthird\r\n');
+    expect((await readHead(p, 2)).text).toBe('héllo 🌍\r\nsecond\r\n');
+  });
+
+  it('handles an empty file', async () => {
+    const p = await file('empty.txt', '');
+    expect(await readHead(p, 3)).toMatchObject({ text: '', lines: 0, truncated: false });
+  });
+});
+
+describe('readTail', () => {
+  it('returns the last lines, counting a final newline as the end of the last line', async () => {
+    const p = await file('a.txt', 'one\ntwo\nthree\n');
+    expect(await readTail(p, 2)).toMatchObject({ text: 'two\nthree\n', lines: 2, truncated: true });
+  });
+
+  it('returns the last lines of a file without a final newline', async () => {
+    const p = await file('a.txt', 'one\ntwo\nthree');
+    expect((await readTail(p, 1)).text).toBe('three');
+    expect((await readTail(p, 5)).text).toBe('one\ntwo\nthree');
+    expect((await readTail(p, 5)).truncated).toBe(false);
+  });
+
+  it('finds lines that straddle its read chunks', async () => {
+    const long = 'x'.repeat(100_000);
+    const p = await file('a.txt', `first\n${long}\n${long}\nlast\n`);
+    const tail = await readTail(p, 3);
+    expect(tail.text).toBe(`${long}\n${long}\nlast\n`);
+    expect(tail.lines).toBe(3);
+  });
+
+  it('returns nothing for zero lines', async () => {
+    const p = await file('a.txt', 'one\n');
+    expect((await readTail(p, 0)).text).toBe('');
+  });
+});
+
+describe('large files', () => {
+  it('reads head, tail and an early range of a 400 MB file without reading the middle', async () => {
+    const p = path.join(dir, 'big.log');
+    await fsp.writeFile(p, 'h1\nh2\nh3\n');
+    // Sparse: the middle takes no disk space and no time to create.
+    await fsp.truncate(p, 400 * 1024 * 1024);
+    await fsp.appendFile(p, '\nt1\nt2\nt3\n');
+
+    const head = await readHead(p, 2);
+    expect(head.text).toBe('h1\nh2\n');
+    expect(head.bytesRead).toBeLessThanOrEqual(64 * 1024);
+
+    const tail = await readTail(p, 2);
+    expect(tail.text).toBe('t2\nt3\n');
+    expect(tail.bytesRead).toBeLessThanOrEqual(64 * 1024);
+
+    const range = await readLineRange(p, 2, 3);
+    expect(range.text).toBe('h2\nh3\n');
+    expect(range.bytesRead).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('refuses a whole read above the limit with advice to read part of the file', async () => {
+    const p = path.join(dir, 'big.log');
+    await fsp.writeFile(p, '');
+    await fsp.truncate(p, 12 * 1024 * 1024);
+    const error = await errorOf(readWhole(p));
+    expect(error.code).toBe('TOO_LARGE');
+    expect(error.message).toMatch(/12\.00 MB/);
+    expect(error.message).toMatch(/head, tail or start_line\/end_line/);
+  });
+
+  it('refuses a slice whose lines exceed the byte limit', async () => {
+    const p = await file('minified.js', 'y'.repeat(300_000));
+    expect((await errorOf(readHead(p, 1, { maxBytes: 100_000 }))).code).toBe('TOO_LARGE');
+    expect((await errorOf(readTail(p, 1, { maxBytes: 100_000 }))).code).toBe('TOO_LARGE');
+  });
+});
+
+describe('readLineRange', () => {
+  const content = 'l1\nl2\nl3\nl4\nl5\n';
+
+  it('returns an inclusive 1-based range', async () => {
+    const p = await file('a.txt', content);
+    expect(await readLineRange(p, 2, 4)).toMatchObject({ text: 'l2\nl3\nl4\n', lines: 3, truncated: true });
+  });
+
+  it('reads to the end when no end line is given, and clamps an end past the last line', async () => {
+    const p = await file('a.txt', content);
+    expect((await readLineRange(p, 4)).text).toBe('l4\nl5\n');
+    expect((await readLineRange(p, 5, 99)).text).toBe('l5\n');
+    expect((await readLineRange(p, 1, 99)).truncated).toBe(false);
+  });
+
+  it('finds range boundaries that fall across chunk edges', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `line ${i + 1}`);
+    const p = await file('many.txt', lines.join('\n') + '\n');
+    expect((await readLineRange(p, 20_000, 20_002)).text).toBe('line 20000\nline 20001\nline 20002\n');
+  });
+
+  it('says how many lines the file has when the start is past the end', async () => {
+    const p = await file('a.txt', content);
+    const error = await errorOf(readLineRange(p, 9, 10));
+    expect(error.code).toBe('OUT_OF_RANGE');
+    expect(error.message).toMatch(/has 5 lines/);
+  });
+
+  it('rejects a reversed or non-positive range', async () => {
+    const p = await file('a.txt', content);
+    expect((await errorOf(readLineRange(p, 0, 2))).code).toBe('INVALID_ARGUMENT');
+    expect((await errorOf(readLineRange(p, 3, 2))).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('readWhole', () => {
+  it('returns the file as UTF-8', async () => {
+    const p = await file('a.txt', 'ünïcode\r\n');
+    expect(await readWhole(p)).toBe('ünïcode\r\n');
+  });
+
+  it('reports a directory as NOT_A_FILE and a missing file as NOT_FOUND', async () => {
+    expect((await errorOf(readWhole(dir))).code).toBe('NOT_A_FILE');
+    expect((await errorOf(readWhole(path.join(dir, 'missing')))).code).toBe('NOT_FOUND');
+  });
+});

@@ -1,0 +1,225 @@
+import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { FsError, toFsError } from './errors.js';
+import { formatSize } from './format-size.js';
+
+/**
+ * Reading UTF-8 text files in bounded time and memory.
+ *
+ * A line is the text up to and including "\n"; a last line without one still counts.
+ * Every function returns an exact slice of the file (line terminators, "\r\n"
+ * included, are kept as they are), so `head` + the rest is the file byte for byte.
+ * Slices are cut only at "\n" bytes, which never occur inside a multi-byte UTF-8
+ * sequence, so decoding a slice never splits a character.
+ */
+export interface TextSlice {
+  text: string;
+  /** Number of lines in `text`. */
+  lines: number;
+  /** True when the file has content outside `text`. */
+  truncated: boolean;
+  /** Bytes read from disk to produce this slice (shows that tail does not read the whole file). */
+  bytesRead: number;
+}
+
+export interface ReadLimitOptions {
+  /** Refuse (TOO_LARGE) rather than return more than this many bytes. */
+  maxBytes?: number;
+}
+
+/** The limit for whole-file reads and for the size of any slice, unless told otherwise. */
+export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
+
+const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** The first `count` lines. Reads only as far as the last of them. */
+export async function readHead(file: string, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
+  assertCount(count, 'head');
+  if (count === 0) return { text: '', lines: 0, truncated: true, bytesRead: 0 };
+  return readLineRange(file, 1, count, { ...options, allowPastEnd: true });
+}
+
+/** The last `count` lines, read backwards from the end in chunks: cost is that of the lines, not of the file. */
+export async function readTail(file: string, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
+  assertCount(count, 'tail');
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  return withFile(file, async (handle, size) => {
+    if (size === 0 || count === 0) return { text: '', lines: 0, truncated: size > 0, bytesRead: 0 };
+    const chunks: Buffer[] = [];
+    let position = size;
+    let bytesRead = 0;
+    let newlines = 0;
+    let start = 0;
+    // The file's final "\n" ends the last line rather than starting a new one.
+    let skipFinalNewline = true;
+    outer: while (position > 0) {
+      const length = Math.min(CHUNK, position);
+      position -= length;
+      const chunk = Buffer.allocUnsafe(length);
+      await readExactly(handle, chunk, position);
+      bytesRead += length;
+      chunks.unshift(chunk);
+      for (let i = length - 1; i >= 0; i--) {
+        if (chunk[i] !== NEWLINE) continue;
+        if (skipFinalNewline && position + i === size - 1) continue;
+        if (++newlines === count) {
+          start = position + i + 1;
+          break outer;
+        }
+      }
+      skipFinalNewline = false;
+      if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+    }
+    const joined = Buffer.concat(chunks);
+    const slice = joined.subarray(start - position);
+    if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+    return { text: slice.toString('utf8'), lines: countLines(slice), truncated: start > 0, bytesRead };
+  });
+}
+
+/**
+ * Lines `start` to `end` (1-based, inclusive; `end` omitted means to the end of the
+ * file). Reads forward and stops at the end of line `end`. OUT_OF_RANGE when `start`
+ * is past the last line, with the real line count in the message.
+ */
+export async function readLineRange(
+  file: string,
+  start: number,
+  end?: number,
+  options: ReadLimitOptions & { allowPastEnd?: boolean } = {},
+): Promise<TextSlice> {
+  if (!Number.isInteger(start) || start < 1) {
+    throw new FsError('INVALID_ARGUMENT', `start_line must be a whole number of 1 or more (got ${start}).`);
+  }
+  if (end !== undefined && (!Number.isInteger(end) || end < start)) {
+    throw new FsError('INVALID_ARGUMENT', `end_line must be a whole number no smaller than start_line ${start} (got ${end}).`);
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const last = end ?? Infinity;
+  return withFile(file, async (handle, size) => {
+    const parts: Buffer[] = [];
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let collected = 0;
+    let position = 0;
+    let bytesRead = 0;
+    let newlines = 0;
+    let lastByte = -1;
+    // Byte offsets of the beginning of line `start` and of the end of line `last`.
+    let startOffset = start === 1 ? 0 : -1;
+    let endOffset = -1;
+    while (endOffset < 0) {
+      const length = await readSome(handle, buffer, position);
+      if (length === 0) break;
+      bytesRead += length;
+      const chunk = buffer.subarray(0, length);
+      lastByte = chunk[length - 1];
+      for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, i + 1)) {
+        newlines++;
+        if (newlines === start - 1) startOffset = position + i + 1;
+        if (newlines === last) {
+          endOffset = position + i + 1;
+          break;
+        }
+      }
+      if (startOffset >= 0) {
+        const from = Math.max(startOffset - position, 0);
+        const to = endOffset >= 0 ? endOffset - position : length;
+        if (to > from) {
+          collected += to - from;
+          if (collected > maxBytes) throw tooLargeSlice(file, describeRange(start, end), maxBytes);
+          // Copy: `buffer` is reused for the next chunk.
+          parts.push(Buffer.from(chunk.subarray(from, to)));
+        }
+      }
+      position += length;
+    }
+    if (endOffset < 0) {
+      // Reached the end of the file: a last line without "\n" still counts.
+      const linesInFile = newlines + (position > 0 && lastByte !== NEWLINE ? 1 : 0);
+      if (start > linesInFile) {
+        if (options.allowPastEnd || linesInFile === 0) return { text: '', lines: 0, truncated: position > 0, bytesRead };
+        throw new FsError(
+          'OUT_OF_RANGE',
+          `start_line ${start} is past the end of ${file}, which has ${linesInFile} line${linesInFile === 1 ? '' : 's'}.`,
+        );
+      }
+    }
+    const slice = Buffer.concat(parts);
+    return {
+      text: slice.toString('utf8'),
+      lines: countLines(slice),
+      truncated: startOffset > 0 || (endOffset >= 0 && endOffset < size),
+      bytesRead,
+    };
+  });
+}
+
+/** The whole file, refused with TOO_LARGE (and advice) above `maxBytes`. */
+export async function readWhole(file: string, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<string> {
+  return withFile(file, async (handle, size) => {
+    if (size > maxBytes) {
+      throw new FsError(
+        'TOO_LARGE',
+        `${file} is ${formatSize(size)}, above the ${formatSize(maxBytes)} limit for whole reads; ` +
+          'use head, tail or start_line/end_line to read part of it.',
+      );
+    }
+    const buffer = Buffer.allocUnsafe(size);
+    const length = await readExactly(handle, buffer, 0);
+    return buffer.subarray(0, length).toString('utf8');
+  });
+}
+
+async function withFile<T>(file: string, use: (handle: FileHandle, size: number) => Promise<T>): Promise<T> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fsp.open(file, 'r');
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw new FsError('NOT_A_FILE', `${file} is a directory, not a file. List it instead.`);
+    return await use(handle, stats.size);
+  } catch (error) {
+    throw toFsError(error, file);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+async function readSome(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+  return (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
+}
+
+/** Fills `buffer` from `position`, stopping early only at end of file (the file may have shrunk). */
+async function readExactly(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+function countLines(slice: Buffer): number {
+  if (slice.length === 0) return 0;
+  let lines = 0;
+  for (let i = slice.indexOf(NEWLINE); i !== -1; i = slice.indexOf(NEWLINE, i + 1)) lines++;
+  return slice[slice.length - 1] === NEWLINE ? lines : lines + 1;
+}
+
+function assertCount(count: number, name: string): void {
+  if (!Number.isInteger(count) || count < 0) {
+    throw new FsError('INVALID_ARGUMENT', `${name} must be a whole number of lines, 0 or more (got ${count}).`);
+  }
+}
+
+function describeRange(start: number, end: number | undefined): string {
+  return end === undefined ? `lines ${start} to the end` : `lines ${start}-${end}`;
+}
+
+function tooLargeSlice(file: string, what: string, maxBytes: number): FsError {
+  return new FsError(
+    'TOO_LARGE',
+    `The ${what} of ${file} are more than ${formatSize(maxBytes)} (the lines are very long); ask for fewer lines.`,
+  );
+}

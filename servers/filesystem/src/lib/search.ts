@@ -1,0 +1,89 @@
+import picomatch from 'picomatch';
+import { FsError } from './errors.js';
+import { walkBatches } from './walk.js';
+import type { EntryType } from './walk.js';
+
+/**
+ * search_files: find files and directories by name or glob.
+ *
+ * Semantics of the official server (so it can be swapped for this one): `pattern` is a
+ * glob matched against the path relative to `root`, dotfiles included, so "*.ts"
+ * matches only at the top and "**\/*.ts" at any depth; excluded directories are not
+ * descended into. One addition: a pattern with no glob characters and no "/" (say
+ * "readme") also matches as a case-insensitive substring of the name at any depth, as
+ * older versions of the official server did and as models still expect.
+ *
+ * Speed: one readdir per directory and no stat per entry (the official validates and
+ * stats every entry, about 100x slower than `find` on a 100,000-file tree).
+ */
+export interface SearchOptions {
+  /** Globs to leave out; see `WalkOptions.excludes`. */
+  excludePatterns?: readonly string[];
+  /** Default true: skip what .gitignore files ignore, and .git. */
+  respectGitignore?: boolean;
+  gitignoreBoundary?: string;
+  signal?: AbortSignal;
+  /** Called now and then with the number of entries examined so far. */
+  onProgress?: (scanned: number) => void;
+  /** Stop after this many matches (result marked truncated). Default 10,000. */
+  maxResults?: number;
+}
+
+export interface SearchMatch {
+  path: string;
+  relative: string;
+  type: EntryType;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  /** True when more matches exist than `maxResults`. */
+  truncated: boolean;
+  /** Entries examined. */
+  scanned: number;
+}
+
+export const DEFAULT_MAX_SEARCH_RESULTS = 10_000;
+
+export async function searchFiles(root: string, pattern: string, options: SearchOptions = {}): Promise<SearchResult> {
+  const matches = compileSearchPattern(pattern);
+  const maxResults = options.maxResults ?? DEFAULT_MAX_SEARCH_RESULTS;
+  const found: SearchMatch[] = [];
+  let scanned = 0;
+  const batches = walkBatches(root, {
+    excludes: options.excludePatterns,
+    respectGitignore: options.respectGitignore,
+    gitignoreBoundary: options.gitignoreBoundary,
+    signal: options.signal,
+  });
+  for await (const batch of batches) {
+    for (const entry of batch) {
+      scanned++;
+      if (!matches(entry.relative, entry.name)) continue;
+      if (found.length === maxResults) {
+        await batches.return(undefined);
+        return { matches: found, truncated: true, scanned };
+      }
+      found.push({ path: entry.path, relative: entry.relative, type: entry.type });
+    }
+    options.onProgress?.(scanned);
+  }
+  return { matches: found, truncated: false, scanned };
+}
+
+/** The predicate for a search pattern, compiled once. */
+export function compileSearchPattern(pattern: string): (relative: string, name: string) => boolean {
+  const cleaned = pattern.trim().replace(/^\.\//, '');
+  if (cleaned === '') {
+    throw new FsError('INVALID_PATTERN', 'The search pattern is empty. Give a name or a glob such as "**/*.ts".');
+  }
+  let glob: (relative: string) => boolean;
+  try {
+    glob = picomatch(cleaned, { dot: true });
+  } catch (error) {
+    throw new FsError('INVALID_PATTERN', `Invalid glob ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+  }
+  if (picomatch.scan(cleaned).isGlob || cleaned.includes('/')) return (relative) => glob(relative);
+  const needle = cleaned.toLowerCase();
+  return (relative, name) => glob(relative) || name.toLowerCase().includes(needle);
+}

@@ -1,0 +1,88 @@
+import { walkBatches } from './walk.js';
+
+/**
+ * directory_tree: the nested `{ name, type, children }` JSON of the official server,
+ * with a cap. The official server builds the whole tree, which for a large checkout is
+ * a response of tens of megabytes; here the walk stops at `maxEntries` and the result
+ * says so, so a response can never grow past a known size.
+ *
+ * As in the official output, `type` is 'directory' or 'file' (symlinks and other
+ * special files count as 'file' and are not followed), and every directory has a
+ * `children` array. A directory whose listing was cut short (by maxEntries or
+ * maxDepth) carries `truncated: true`, so an empty array is never mistaken for an empty
+ * directory.
+ */
+export interface TreeNode {
+  name: string;
+  type: 'file' | 'directory';
+  children?: TreeNode[];
+  truncated?: true;
+}
+
+export interface TreeOptions {
+  /** See `WalkOptions.excludes`. */
+  excludePatterns?: readonly string[];
+  respectGitignore?: boolean;
+  gitignoreBoundary?: string;
+  /** Most entries to include. Default 10,000 (roughly 1 MB of JSON). */
+  maxEntries?: number;
+  /** Deepest level to include (1 = only the root's children). */
+  maxDepth?: number;
+  signal?: AbortSignal;
+  onProgress?: (entries: number) => void;
+}
+
+export interface TreeResult {
+  tree: TreeNode[];
+  entries: number;
+  truncated: boolean;
+}
+
+export const DEFAULT_MAX_TREE_ENTRIES = 10_000;
+
+export async function directoryTree(root: string, options: TreeOptions = {}): Promise<TreeResult> {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_TREE_ENTRIES;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const tree: TreeNode[] = [];
+  // levels[d - 1] is where entries of depth d go; nodes[d - 1] is the directory owning it.
+  const levels: TreeNode[][] = [tree];
+  const owners: (TreeNode | undefined)[] = [undefined];
+  let entries = 0;
+  let truncated = false;
+
+  const batches = walkBatches(root, {
+    excludes: options.excludePatterns,
+    respectGitignore: options.respectGitignore,
+    gitignoreBoundary: options.gitignoreBoundary,
+    signal: options.signal,
+    // One level more than shown, to tell a directory cut by maxDepth from an empty one.
+    maxDepth: maxDepth + 1,
+  });
+  outer: for await (const batch of batches) {
+    for (const entry of batch) {
+      levels.length = entry.depth;
+      owners.length = entry.depth;
+      const owner = owners[entry.depth - 1];
+      if (entry.depth > maxDepth) {
+        if (owner) owner.truncated = true;
+        continue;
+      }
+      if (entries === maxEntries) {
+        truncated = true;
+        if (owner) owner.truncated = true;
+        break outer;
+      }
+      entries++;
+      const node: TreeNode = { name: entry.name, type: entry.type === 'directory' ? 'directory' : 'file' };
+      if (entry.type === 'directory') {
+        node.children = [];
+        levels.push(node.children);
+        owners.push(node);
+      }
+      levels[entry.depth - 1].push(node);
+    }
+    options.onProgress?.(entries);
+  }
+  await batches.return(undefined);
+  return { tree, entries, truncated };
+}

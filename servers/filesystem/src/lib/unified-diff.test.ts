@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { unifiedDiff } from './unified-diff.js';
+
+const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
+
+describe('unifiedDiff', () => {
+  it('is empty for equal texts', () => {
+    expect(unifiedDiff('a\n', 'a\n', 'x.txt')).toBe('');
+  });
+
+  it('writes git-style headers and a hunk with 3 lines of context', () => {
+    const before = numbered(10);
+    const after = before.replace('line 5\n', 'line five\n');
+    expect(unifiedDiff(before, after, 'src/x.txt')).toBe(
+      [
+        '--- a/src/x.txt',
+        '+++ b/src/x.txt',
+        '@@ -2,7 +2,7 @@',
+        ' line 2',
+        ' line 3',
+        ' line 4',
+        '-line 5',
+        '+line five',
+        ' line 6',
+        ' line 7',
+        ' line 8',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('splits distant changes into separate hunks and merges near ones', () => {
+    const before = numbered(40);
+    const far = before.replace('line 3\n', 'x\n').replace('line 30\n', 'y\n');
+    expect(unifiedDiff(before, far, 'f').match(/^@@/gm)).toHaveLength(2);
+    const near = before.replace('line 3\n', 'x\n').replace('line 9\n', 'y\n');
+    expect(unifiedDiff(before, near, 'f').match(/^@@/gm)).toHaveLength(1);
+  });
+
+  it('numbers an empty side by the line it follows, as git does', () => {
+    expect(unifiedDiff('', 'a\nb\n', 'new.txt')).toContain('@@ -0,0 +1,2 @@');
+    expect(unifiedDiff('a\n', '', 'gone.txt')).toContain('@@ -1 +0,0 @@');
+  });
+
+  it('marks a missing final newline', () => {
+    const diff = unifiedDiff('a\nb', 'a\nb\n', 'f');
+    expect(diff).toContain('-b\n\\ No newline at end of file\n+b\n');
+  });
+
+  it('drops the leading slash of an absolute path in the headers', () => {
+    expect(unifiedDiff('a\n', 'b\n', '/abs/f.txt')).toMatch(/^--- a\/abs\/f\.txt\n\+\+\+ b\/abs\/f\.txt\n/);
+  });
+
+  it('finds a minimal diff inside a large file quickly', () => {
+    const before = numbered(50_000);
+    const after = before.replace('line 25000\n', 'changed\n').replace('line 100\n', '');
+    const diff = unifiedDiff(before, after, 'big.txt');
+    expect(diff.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual(['-line 100', '-line 25000', '+changed']);
+  });
+});
+
+describe('unifiedDiff output applies with patch', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'unified-diff-'));
+  });
+  afterEach(async () => {
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  const hasPatch = (() => {
+    try {
+      execFileSync('patch', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.runIf(hasPatch)('round-trips a random multi-hunk change through patch -p1', async () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const before = Array.from({ length: 300 }, () => `v${Math.floor(random() * 20)}\n`);
+    const after = before.flatMap((line) => {
+      const r = random();
+      return r < 0.05 ? [] : r < 0.1 ? [line, 'inserted\n'] : r < 0.15 ? ['replaced\n'] : [line];
+    });
+    await fsp.writeFile(path.join(dir, 'f.txt'), before.join(''));
+    const diff = unifiedDiff(before.join(''), after.join('') + 'tail without newline', 'f.txt');
+    execFileSync('patch', ['-p1', '--quiet'], { cwd: dir, input: diff });
+    expect(await fsp.readFile(path.join(dir, 'f.txt'), 'utf8')).toBe(after.join('') + 'tail without newline');
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * A git-style unified diff of two texts, line by line (Myers' O(ND) algorithm):
+ *
+ *   --- a/src/app.ts
+ *   +++ b/src/app.ts
+ *   @@ -10,7 +10,8 @@
+ *
+ * with 3 lines of context and "\ No newline at end of file" markers, so the output
+ * applies with `git apply` / `patch -p1`. Returns '' when the texts are equal.
+ *
+ * Pass a path relative to the project for `displayPath`; a leading "/" is dropped so an
+ * absolute path still yields a well-formed `a/...` header.
+ */
+export function unifiedDiff(oldText: string, newText: string, displayPath = 'file', context = 3): string {
+  if (oldText === newText) return '';
+  const a = splitLines(oldText);
+  const b = splitLines(newText);
+  const ops = diffLines(a, b);
+  const name = displayPath.replace(/^\/+/, '');
+  const out = [`--- a/${name}`, `+++ b/${name}`];
+  for (const hunk of hunks(ops, context)) {
+    out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`);
+    for (const op of hunk.ops) {
+      const line = op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line;
+      out.push(op.kind + line);
+      if (!op.line.endsWith('\n')) out.push('\\ No newline at end of file');
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+export interface DiffOp {
+  kind: ' ' | '-' | '+';
+  /** The line with its "\n"; only a last line without one lacks it. */
+  line: string;
+}
+
+/** Lines keep their "\n", so "a" and "a\n" differ and a change of the final newline shows. */
+function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    lines.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
+}
+
+// Beyond this many differing lines the middle is shown as removed-then-added: still a
+// correct patch, and it bounds the O(D^2) memory of the search.
+const MAX_EDIT_DISTANCE = 2000;
+
+export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
+  // Edits are local, so trimming the common ends first leaves Myers a small middle.
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  const midA = a.slice(prefix, a.length - suffix);
+  const midB = b.slice(prefix, b.length - suffix);
+
+  // Compare small integers, not strings, in the inner loop.
+  const ids = new Map<string, number>();
+  const intern = (line: string): number => {
+    let id = ids.get(line);
+    if (id === undefined) ids.set(line, (id = ids.size));
+    return id;
+  };
+  const middle =
+    myers(Int32Array.from(midA, intern), Int32Array.from(midB, intern), midA, midB) ?? [
+      ...midA.map((line): DiffOp => ({ kind: '-', line })),
+      ...midB.map((line): DiffOp => ({ kind: '+', line })),
+    ];
+  return [
+    ...a.slice(0, prefix).map((line): DiffOp => ({ kind: ' ', line })),
+    ...middle,
+    ...a.slice(a.length - suffix).map((line): DiffOp => ({ kind: ' ', line })),
+  ];
+}
+
+function myers(A: Int32Array, B: Int32Array, linesA: readonly string[], linesB: readonly string[]): DiffOp[] | null {
+  const n = A.length;
+  const m = B.length;
+  const max = n + m;
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  // trace[d] holds v[-d-1 .. d+1] as it was before round d, for the backtrack.
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= Math.min(max, MAX_EDIT_DISTANCE); d++) {
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && A[x] === B[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) return backtrack(trace, n, m, linesA, linesB);
+    }
+  }
+  return null;
+}
+
+function backtrack(trace: Int32Array[], n: number, m: number, linesA: readonly string[], linesB: readonly string[]): DiffOp[] {
+  const ops: DiffOp[] = [];
+  let x = n;
+  let y = m;
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const snapshot = trace[d];
+    const at = (k: number): number => snapshot[k + d + 1];
+    const k = x - y;
+    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      ops.push({ kind: ' ', line: linesA[--x] });
+      y--;
+    }
+    if (d > 0) {
+      if (x === prevX) ops.push({ kind: '+', line: linesB[--y] });
+      else ops.push({ kind: '-', line: linesA[--x] });
+    }
+  }
+  return ops.reverse();
+}
+
+interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  ops: DiffOp[];
+}
+
+function hunks(ops: readonly DiffOp[], context: number): Hunk[] {
+  const changes: number[] = [];
+  ops.forEach((op, i) => {
+    if (op.kind !== ' ') changes.push(i);
+  });
+  const result: Hunk[] = [];
+  let c = 0;
+  while (c < changes.length) {
+    const begin = Math.max(0, changes[c] - context);
+    let end = Math.min(ops.length, changes[c] + 1 + context);
+    // Merge changes whose contexts touch or overlap, as git does.
+    while (c + 1 < changes.length && changes[c + 1] - context <= end) {
+      c++;
+      end = Math.min(ops.length, changes[c] + 1 + context);
+    }
+    c++;
+    let oldBefore = 0;
+    let newBefore = 0;
+    for (let i = 0; i < begin; i++) {
+      if (ops[i].kind !== '+') oldBefore++;
+      if (ops[i].kind !== '-') newBefore++;
+    }
+    const slice = ops.slice(begin, end);
+    const oldCount = slice.filter((op) => op.kind !== '+').length;
+    const newCount = slice.filter((op) => op.kind !== '-').length;
+    // An empty side is numbered by the line it follows (git writes -0,0 for a new file).
+    result.push({
+      oldStart: oldCount === 0 ? oldBefore : oldBefore + 1,
+      oldCount,
+      newStart: newCount === 0 ? newBefore : newBefore + 1,
+      newCount,
+      ops: slice,
+    });
+  }
+  return result;
+}
+
+function range(start: number, count: number): string {
+  return count === 1 ? `${start}` : `${start},${count}`;
+}

@@ -1,0 +1,190 @@
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsError } from './errors.js';
+import { compareNames, compareRelativePaths, walk, walkFiles } from './walk.js';
+import type { WalkEntry, WalkOptions } from './walk.js';
+
+let base: string;
+let root: string;
+
+beforeEach(async () => {
+  base = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'walk-')));
+  root = path.join(base, 'root');
+  await fsp.mkdir(root);
+});
+
+afterEach(async () => {
+  await fsp.rm(base, { recursive: true, force: true });
+});
+
+/** Creates files (and their directories); a name ending in "/" is an empty directory. */
+async function tree(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, content] of Object.entries(files)) {
+    const p = path.join(dir, name);
+    if (name.endsWith('/')) {
+      await fsp.mkdir(p, { recursive: true });
+    } else {
+      await fsp.mkdir(path.dirname(p), { recursive: true });
+      await fsp.writeFile(p, content);
+    }
+  }
+}
+
+async function collect(options: WalkOptions = {}, from = root): Promise<WalkEntry[]> {
+  const out: WalkEntry[] = [];
+  for await (const entry of walk(from, options)) out.push(entry);
+  return out;
+}
+
+const rel = (entries: WalkEntry[]): string[] => entries.map((e) => e.relative);
+
+describe('walk order', () => {
+  it('is depth-first with each directory sorted by code point, children right after their directory', async () => {
+    await tree(root, { 'b.txt': '', 'a/z.txt': '', 'a/y/x.txt': '', 'a-c.txt': '', 'B.txt': '', 'a/Y.txt': '' });
+    expect(rel(await collect())).toEqual(['B.txt', 'a', 'a/Y.txt', 'a/y', 'a/y/x.txt', 'a/z.txt', 'a-c.txt', 'b.txt']);
+  });
+
+  it('reports types, absolute paths and depths', async () => {
+    await tree(root, { 'd/f.txt': 'x' });
+    await fsp.symlink('d/f.txt', path.join(root, 'link'));
+    expect(await collect()).toEqual([
+      { path: path.join(root, 'd'), relative: 'd', name: 'd', type: 'directory', depth: 1 },
+      { path: path.join(root, 'd', 'f.txt'), relative: 'd/f.txt', name: 'f.txt', type: 'file', depth: 2 },
+      { path: path.join(root, 'link'), relative: 'link', name: 'link', type: 'symlink', depth: 1 },
+    ]);
+  });
+
+  it('never follows a symlinked directory, so an outside tree is not listed', async () => {
+    await tree(base, { 'outside/secret.txt': 's' });
+    await fsp.symlink(path.join(base, 'outside'), path.join(root, 'escape'));
+    expect(rel(await collect())).toEqual(['escape']);
+  });
+
+  it('stops descending at maxDepth', async () => {
+    await tree(root, { 'a/b/c/d.txt': '' });
+    expect(rel(await collect({ maxDepth: 2 }))).toEqual(['a', 'a/b']);
+  });
+
+  it('walkFiles yields only regular files', async () => {
+    await tree(root, { 'a/b.txt': '', 'c.txt': '', 'empty/': '' });
+    expect(rel(await collectFiles())).toEqual(['a/b.txt', 'c.txt']);
+  });
+
+  it('orders by code point rather than UTF-16 units', () => {
+    expect(compareNames('\uff01', '\u{1f600}')).toBeLessThan(0);
+    expect(compareNames('B', 'a')).toBeLessThan(0);
+    expect(compareRelativePaths('a/b', 'a-c')).toBeLessThan(0);
+  });
+});
+
+async function collectFiles(options: WalkOptions = {}): Promise<WalkEntry[]> {
+  const out: WalkEntry[] = [];
+  for await (const entry of walkFiles(root, options)) out.push(entry);
+  return out;
+}
+
+describe('resuming with after', () => {
+  it('continues strictly after any cursor, giving exactly the rest of the walk', async () => {
+    await tree(root, { 'a/1.txt': '', 'a/b/2.txt': '', 'a/b/3.txt': '', 'c.txt': '', 'd/e/f/4.txt': '', 'd/g.txt': '' });
+    const all = rel(await collect());
+    for (let i = 0; i < all.length; i++) {
+      expect(rel(await collect({ after: all[i] }))).toEqual(all.slice(i + 1));
+    }
+  });
+
+  it('resumes after a path that no longer exists at the place it would have been', async () => {
+    await tree(root, { 'a.txt': '', 'c/d.txt': '', 'e.txt': '' });
+    expect(rel(await collect({ after: 'b/zzz' }))).toEqual(['c', 'c/d.txt', 'e.txt']);
+    expect(rel(await collect({ after: 'c/a' }))).toEqual(['c/d.txt', 'e.txt']);
+  });
+
+  it('does not read the directories that sort before the cursor', async () => {
+    await tree(root, { 'a/deep/x.txt': '', 'b/deep/y.txt': '', 'm/n/o.txt': '', 'm/p.txt': '', 'z/q.txt': '' });
+    const read: string[] = [];
+    const rest = await collect({ after: 'm/n/o.txt', onDirectory: (dir) => read.push(dir) });
+    expect(rel(rest)).toEqual(['m/p.txt', 'z', 'z/q.txt']);
+    expect(read).toEqual(['', 'm', 'm/n', 'z']);
+  });
+});
+
+describe('exclusions', () => {
+  it('honours .gitignore files, nested ones scoped to their directory, and skips .git', async () => {
+    await tree(root, {
+      '.gitignore': '*.log\nbuild/\n',
+      '.git/HEAD': 'ref',
+      'app.log': '',
+      'build/out.js': '',
+      'src/build': 'a file named build is kept',
+      'src/.gitignore': '!keep.log\nsecret.txt\n',
+      'src/keep.log': '',
+      'src/drop.log': '',
+      'src/secret.txt': '',
+      'other/secret.txt': '',
+    });
+    expect(rel(await collect())).toEqual([
+      '.gitignore',
+      'other',
+      'other/secret.txt',
+      'src',
+      'src/.gitignore',
+      'src/build',
+      'src/keep.log',
+    ]);
+  });
+
+  it('shows everything, .git included, with respectGitignore: false', async () => {
+    await tree(root, { '.gitignore': '*.log\n', '.git/HEAD': '', 'a.log': '' });
+    expect(rel(await collect({ respectGitignore: false }))).toEqual(['.git', '.git/HEAD', '.gitignore', 'a.log']);
+  });
+
+  it('applies the .gitignore files between the boundary and the walked directory', async () => {
+    await tree(root, { '.gitignore': 'tmp/\n*.bak\n', 'pkg/a.bak': '', 'pkg/tmp/x': '', 'pkg/a.ts': '' });
+    expect(rel(await collect({ gitignoreBoundary: root }, path.join(root, 'pkg')))).toEqual(['a.ts']);
+    expect(rel(await collect({}, path.join(root, 'pkg')))).toEqual(['a.bak', 'a.ts', 'tmp', 'tmp/x']);
+  });
+
+  it('lists a directory asked for explicitly even when its parent ignores it', async () => {
+    await tree(root, { '.gitignore': 'node_modules/\n', 'node_modules/lib/index.js': '' });
+    expect(rel(await collect({ gitignoreBoundary: root }, path.join(root, 'node_modules')))).toEqual(['lib', 'lib/index.js']);
+  });
+
+  it('excludes globs by relative path, and bare names at any depth', async () => {
+    await tree(root, {
+      'node_modules/x/index.js': '',
+      'pkg/node_modules/y.js': '',
+      'src/a.gen.ts': '',
+      'src/a.ts': '',
+      'lib/a.gen.ts': '',
+      'dist/bundle.js': '',
+    });
+    const entries = rel(await collect({ excludes: ['node_modules', 'src/*.gen.ts', '**/dist/**'] }));
+    expect(entries).toEqual(['lib', 'lib/a.gen.ts', 'pkg', 'src', 'src/a.ts']);
+  });
+});
+
+describe('failures and cancellation', () => {
+  it('rejects a missing root with NOT_FOUND and a file root with NOT_A_DIRECTORY', async () => {
+    await tree(root, { 'f.txt': '' });
+    const missing = await collect({}, path.join(root, 'nope')).catch((e: unknown) => e);
+    expect((missing as FsError).code).toBe('NOT_FOUND');
+    const file = await collect({}, path.join(root, 'f.txt')).catch((e: unknown) => e);
+    expect((file as FsError).code).toBe('NOT_A_DIRECTORY');
+  });
+
+  it('stops with an AbortError when the signal fires', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`d${i}/f.txt`] = '';
+    await tree(root, files);
+    const controller = new AbortController();
+    let seen = 0;
+    const error = await (async () => {
+      for await (const _entry of walk(root, { signal: controller.signal })) {
+        if (++seen === 10) controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect((error as Error).name).toBe('AbortError');
+    expect(seen).toBeLessThan(600);
+  });
+});

@@ -1,0 +1,3 @@
+import { fileTemplate } from './file.js';
+
+export const templates = [fileTemplate];

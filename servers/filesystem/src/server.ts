@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import { createServer, watchPath, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
+import type { FsContext } from './context.js';
+import { readTools, writeTools } from './tools/index.js';
+import { templates } from './resources/index.js';
+import { prompts } from './prompts/index.js';
+import { createPathPolicy } from './lib/path-policy.js';
+import { allowedDirectories } from './lib/access.js';
+import { createRecentEdits } from './lib/recent-edits.js';
+import { FsError } from './lib/errors.js';
+import pkg from '../package.json' with { type: 'json' };
+
+export interface CreateFilesystemServerOptions {
+  /** Allowed directories as absolute real paths (the CLI resolves them); may be empty. */
+  dirs: string[];
+  readOnly?: boolean;
+  maxReadBytes?: number;
+  pageSize?: number;
+  logLevel?: LogLevel;
+  logger?: Logger;
+}
+
+/**
+ * The filesystem server: the official server's tools, confined to the allowed
+ * directories of each session (CLI ceiling narrowed by client roots), plus grep, copy,
+ * file resources with subscriptions, and prompts.
+ */
+export function createFilesystemServer(options: CreateFilesystemServerOptions): McpServer {
+  const ceiling = [...options.dirs];
+  const recentEdits = createRecentEdits();
+  return createServer<FsContext>({
+    name: 'mcp-server-filesystem',
+    version: pkg.version,
+    instructions:
+      'Files under the allowed directories (see list_allowed_directories). Paths may be absolute or relative to the first allowed directory. ' +
+      'Use grep_files to search contents and search_files to find names; large results come in pages (pass nextCursor back as cursor).',
+    tools: options.readOnly ? readTools : [...readTools, ...writeTools],
+    templates,
+    prompts,
+    context(session) {
+      // Recomputed only when the session's roots change.
+      let cached: { version: number; dirs: Promise<string[]> } | undefined;
+      const getAllowed = () => {
+        if (cached?.version !== session.rootsVersion) {
+          const version = session.rootsVersion;
+          cached = { version, dirs: session.roots().then((roots) => allowedDirectories(ceiling, roots)) };
+        }
+        return cached.dirs;
+      };
+      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits };
+    },
+    // Only subscribed paths are watched: a file, or a directory's direct entries.
+    async watch(uri, changed, ctx) {
+      if (!uri.startsWith('file://')) return undefined;
+      const real = await ctx.policy.resolveReadable(fileURLToPath(uri));
+      return watchPath(real, changed, { depth: 0 });
+    },
+    describeError: (error) => (error instanceof FsError ? error.message : undefined),
+    pageSize: options.pageSize,
+    logLevel: options.logLevel,
+    logger: options.logger,
+  });
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { lstat } from 'node:fs/promises';
+import { defineTool } from '../context.js';
+import { resolveEntry } from '../lib/entry-path.js';
+import { copyEntry } from '../lib/transfer.js';
+import { fileUri } from '../lib/file-uri.js';
+
+export const copyFile = defineTool({
+  name: 'copy_file',
+  title: 'Copy File',
+  description:
+    'Copy a file (atomically) or a directory (recursively; symlinks are copied as links). If the destination exists the copy fails, unless the client can ask ' +
+    'the user and they agree to replace a file. Both paths must be within allowed directories.',
+  input: z.object({ source: z.string(), destination: z.string() }),
+  output: z.object({
+    source: z.string(),
+    destination: z.string(),
+    type: z.enum(['file', 'directory']),
+    replaced: z.boolean(),
+  }),
+  annotations: { destructiveHint: true, openWorldHint: false },
+  render: (out) => `Copied ${out.type} ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing file)' : ''}`,
+  async handler({ source, destination }, ctx) {
+    const { entry } = await resolveEntry(ctx.policy, source);
+    const target = await ctx.policy.resolveWritable(destination);
+    const existing = await lstat(target).catch(() => undefined);
+    if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
+      return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+    }
+    const type = await copyEntry(entry, target, { overwrite: Boolean(existing) });
+    ctx.notifyResourceListChanged();
+    return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineTool } from '../context.js';
+import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
+import { isWithin } from '../lib/path-policy.js';
+import { throttledProgress } from './progress.js';
+
+const MAX_ENTRIES_LIMIT = 50_000;
+
+const treeNode: z.ZodType<TreeNode> = z.object({
+  name: z.string(),
+  type: z.enum(['file', 'directory']),
+  get children() {
+    return z.array(treeNode).optional();
+  },
+  truncated: z.literal(true).optional().describe('Some children were left out (entry cap)'),
+});
+
+export const directoryTree = defineTool({
+  name: 'directory_tree',
+  title: 'Directory Tree',
+  description:
+    'A recursive tree of files and directories under `path`, as nested {name, type, children} entries. .gitignore is respected unless respect_gitignore is false. ' +
+    `The tree stops after max_entries entries (default ${DEFAULT_MAX_TREE_ENTRIES}) and says so (truncated), so it never floods the client: narrow it with a deeper path, ` +
+    'excludePatterns or max_depth. Only works within allowed directories.',
+  input: z.object({
+    path: z.string(),
+    excludePatterns: z.array(z.string()).optional().default([]).describe('Globs of paths to leave out'),
+    respect_gitignore: z.boolean().default(true),
+    max_entries: z.number().int().min(1).max(MAX_ENTRIES_LIMIT).default(DEFAULT_MAX_TREE_ENTRIES),
+    max_depth: z.number().int().min(1).optional().describe('Do not descend below this depth'),
+  }),
+  output: z.object({
+    path: z.string(),
+    tree: z.array(treeNode),
+    entries: z.number().int(),
+    truncated: z.boolean().describe('The entry cap was reached: the tree is incomplete'),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render: (out) => {
+    const lines: string[] = [];
+    const walk = (nodes: TreeNode[], indent: string) => {
+      for (const node of nodes) {
+        lines.push(`${indent}${node.name}${node.type === 'directory' ? '/' : ''}${node.truncated ? ' …' : ''}`);
+        if (node.children) walk(node.children, `${indent}  `);
+      }
+    };
+    walk(out.tree, '');
+    if (out.truncated) lines.push(`(stopped after ${out.entries} entries: narrow the path, add excludePatterns, or raise max_entries)`);
+    return lines.join('\n');
+  },
+  async handler(args, ctx) {
+    const root = await ctx.policy.resolveDirectory(args.path);
+    const boundary = (await ctx.policy.allowed()).find((dir) => isWithin(dir, root));
+    const result = await buildTree(root, {
+      excludePatterns: args.excludePatterns,
+      respectGitignore: args.respect_gitignore,
+      gitignoreBoundary: boundary,
+      maxEntries: args.max_entries,
+      maxDepth: args.max_depth,
+      signal: ctx.signal,
+      onProgress: throttledProgress(ctx, 'directory_tree'),
+    });
+    return ctx.result({ path: root, tree: result.tree, entries: result.entries, truncated: result.truncated });
+  },
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { defineTool } from '../context.js';
+import { grepFiles as grep } from '../lib/grep.js';
+import { fileUri } from '../lib/file-uri.js';
+import { isWithin } from '../lib/path-policy.js';
+import { throttledProgress } from './progress.js';
+
+export const grepFiles = defineTool({
+  name: 'grep_files',
+  title: 'Search File Contents',
+  description:
+    'Search the contents of files under `path` (or one file) for a regular expression, or plain text with literal: true. ' +
+    'Returns matching lines with line numbers and optional context, in path order. include/exclude take globs (by name, or by path when they contain "/"). ' +
+    'Binary files are skipped; .gitignore is respected unless respect_gitignore is false. Only searches within allowed directories.',
+  input: z.object({
+    pattern: z.string().min(1).describe('JavaScript regular expression (or plain text with literal: true)'),
+    path: z.string().describe('Directory (searched recursively) or file'),
+    literal: z.boolean().default(false).describe('Treat pattern as plain text'),
+    case_sensitive: z.boolean().default(true),
+    include: z.array(z.string()).optional().describe("Only files matching these globs, e.g. ['*.ts']"),
+    exclude: z.array(z.string()).optional().describe("Leave out these globs, e.g. ['node_modules', '*.min.js']"),
+    context_lines: z.number().int().min(0).max(20).default(0).describe('Lines of context before and after each match'),
+    max_results: z.number().int().min(1).max(100_000).default(200).describe('Stop after this many matching lines'),
+    respect_gitignore: z.boolean().default(true),
+  }),
+  output: z.object({
+    matches: z.array(
+      z.object({
+        path: z.string(),
+        line: z.number().int(),
+        column: z.number().int(),
+        text: z.string(),
+        before: z.array(z.string()).optional(),
+        after: z.array(z.string()).optional(),
+      }),
+    ),
+    truncated: z.boolean().describe('More matches exist than max_results'),
+    filesScanned: z.number().int(),
+    filesMatched: z.number().int(),
+    skipped: z.object({ binary: z.number().int(), tooLarge: z.array(z.string()), unreadable: z.array(z.string()) }),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render: (out) => {
+    if (out.matches.length === 0) return `No matches (${out.filesScanned} files searched).`;
+    const lines = out.matches.map((m) => {
+      const context = (list: string[] | undefined, from: number) =>
+        (list ?? []).map((text, i) => `${m.path}-${from + i}-${text}`);
+      const before = m.before ?? [];
+      return [...context(before, m.line - before.length), `${m.path}:${m.line}:${m.text}`, ...context(m.after, m.line + 1)].join('\n');
+    });
+    return `${lines.join(out.matches.some((m) => m.before?.length || m.after?.length) ? '\n--\n' : '\n')}${
+      out.truncated ? `\n(stopped at ${out.matches.length} matches: raise max_results or narrow the search)` : ''
+    }`;
+  },
+  async handler(args, ctx) {
+    const root = await ctx.policy.resolveReadable(args.path);
+    const boundary = (await ctx.policy.allowed()).find((dir) => isWithin(dir, root));
+    const result = await grep(root, {
+      pattern: args.pattern,
+      literal: args.literal,
+      caseSensitive: args.case_sensitive,
+      include: args.include,
+      exclude: args.exclude,
+      contextLines: args.context_lines,
+      maxResults: args.max_results,
+      respectGitignore: args.respect_gitignore,
+      gitignoreBoundary: boundary,
+      signal: ctx.signal,
+      onProgress: throttledProgress(ctx, 'grep_files'),
+    });
+    const matches = result.matches.map(({ path, line, column, text, before, after }) => ({
+      path,
+      line,
+      column,
+      text,
+      ...(before.length ? { before } : {}),
+      ...(after.length ? { after } : {}),
+    }));
+    const files = [...new Set(result.matches.map((m) => m.path))];
+    return ctx.result(
+      { matches, truncated: result.truncated, filesScanned: result.filesScanned, filesMatched: result.filesMatched, skipped: result.skipped },
+      files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
+    );
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { lstat } from 'node:fs/promises';
+import { defineTool } from '../context.js';
+import { resolveEntry } from '../lib/entry-path.js';
+import { moveEntry } from '../lib/transfer.js';
+import { fileUri } from '../lib/file-uri.js';
+
+export const moveFile = defineTool({
+  name: 'move_file',
+  title: 'Move File',
+  description:
+    'Move or rename a file or directory. If the destination exists the move fails, unless the client can ask the user and they agree to replace it. ' +
+    'Both paths must be within allowed directories.',
+  input: z.object({ source: z.string(), destination: z.string() }),
+  output: z.object({ source: z.string(), destination: z.string(), replaced: z.boolean() }),
+  annotations: { destructiveHint: true, openWorldHint: false },
+  render: (out) => `Moved ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing one)' : ''}`,
+  async handler({ source, destination }, ctx) {
+    const { entry } = await resolveEntry(ctx.policy, source);
+    const target = await ctx.policy.resolveWritable(destination);
+    const existing = await lstat(target).catch(() => undefined);
+    // The older server refused to move onto an existing file; without a way to ask, so do we.
+    if (existing && !(await ctx.confirm(`Replace ${target} with ${entry}?`, { whenUnavailable: false }))) {
+      return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+    }
+    await moveEntry(entry, target);
+    ctx.notifyResourceListChanged();
+    const isFile = (await lstat(target)).isFile();
+    return ctx.result({ source: entry, destination: target, replaced: Boolean(existing) }, isFile ? [ctx.link(fileUri(target))] : []);
+  },
+});
