@@ -14,7 +14,21 @@ const banner = [
   'const require = __mcpCreateRequire(import.meta.url);',
 ].join('\n');
 
+// The SDK's Server imports Ajv to validate elicitation answers unless given a validator;
+// the base always gives one, so Ajv (about 190 KB evaluated at start-up) stays out.
+const withoutAjv = {
+  name: 'without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: 'ajv-provider', namespace: 'without-ajv' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-ajv' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
+  plugins: [withoutAjv],
   bundle: true,
   platform: 'node',
   format: 'esm',

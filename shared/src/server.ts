@@ -13,7 +13,8 @@ import { createSubscriptionHub } from './subscriptions.js';
 import { createStderrLogger, type Logger } from './logging.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { openSession, type ServerSession } from './session.js';
-import { describeServer, type ServerDescription } from './describe.js';
+import type { ServerDescription } from './describe.js';
+import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
@@ -31,10 +32,11 @@ export interface ServerConfig<Ext = unknown> {
   version: string;
   title?: string;
   instructions?: string;
-  tools?: readonly ToolDefinition<AnyObject, AnyObject, Ext>[];
-  resources?: readonly ResourceDefinition<Ext>[];
-  templates?: readonly ResourceTemplateDefinition<Ext>[];
-  prompts?: readonly PromptDefinition<AnyObject, Ext>[];
+  /** Lists, or loaders that import them on first use (see `Registered`). */
+  tools?: Registered<ToolDefinition<AnyObject, AnyObject, Ext>>;
+  resources?: Registered<ResourceDefinition<Ext>>;
+  templates?: Registered<ResourceTemplateDefinition<Ext>>;
+  prompts?: Registered<PromptDefinition<AnyObject, Ext>>;
   /** Builds the server's own handler context for a session (path policy, repositories...). */
   context?: (session: SessionInfo) => Ext;
   /** Starts watching a subscribed URI; see `createSubscriptionHub`. */
@@ -75,7 +77,7 @@ export interface McpServer {
   /** Stops every watcher and closes every session. */
   close(): Promise<void>;
   /** Names, descriptions and schemas of everything registered (docs tables, tests). */
-  describe(): ServerDescription;
+  describe(): Promise<ServerDescription>;
   /** How many URIs are being watched for subscriptions right now. */
   watchedCount(): number;
   /** Resolves when no request is in flight (or after `timeoutMs`): answer before exiting. */
@@ -87,8 +89,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const sessions = new Map<string, ServerSession>();
   const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
-  assertUniqueNames('tool', config.tools ?? []);
-  assertUniqueNames('prompt', config.prompts ?? []);
+  const registry = createRegistry<Ext>(config);
 
   // The watcher is started with the context of the session that subscribed first.
   const watchContexts = new Map<string, BaseContext & Ext>();
@@ -103,7 +104,6 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         }
       : undefined,
   });
-  let description: ServerDescription | undefined;
   let inflight = 0;
   const drained = new Set<() => void>();
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -127,7 +127,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         pageSize,
         hub,
         track,
-        describe: () => server.describe(),
+        registry,
         beforeWatch: (uri, ctx) => watchContexts.set(uri, ctx),
         onClosed: () => {
           sessions.delete(id);
@@ -153,10 +153,8 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
       await hub.close();
       await config.onClose?.();
     },
-    describe() {
-      // Converting zod schemas to JSON Schema costs time; do it on the first list, not at start-up.
-      description ??= describeServer(config);
-      return description;
+    async describe() {
+      return (await registry()).description;
     },
     watchedCount() {
       return hub.watchedCount();
@@ -177,10 +175,3 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   return server;
 }
 
-function assertUniqueNames(kind: string, items: readonly { name: string }[]) {
-  const seen = new Set<string>();
-  for (const { name } of items) {
-    if (seen.has(name)) throw new Error(`duplicate ${kind} name: ${name}`);
-    seen.add(name);
-  }
-}

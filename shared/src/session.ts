@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -17,12 +17,13 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
+import { elicitationValidator } from './elicitation-validator.js';
 import type { BaseContext, Completer, ToolContext } from './definitions.js';
 import type { ServerConfig, SessionInfo } from './server.js';
 import type { SubscriptionHub } from './subscriptions.js';
 import type { Logger } from './logging.js';
 import { levelAtLeast } from './logging.js';
-import type { ServerDescription } from './describe.js';
+import { registeredKinds, type Definitions, type Registry } from './registry.js';
 import { paginateArray, paginateStream, paginateStreams } from './pagination.js';
 import { capCompletions } from './completions.js';
 import { describeZodError } from './json-schema.js';
@@ -44,7 +45,7 @@ interface SessionOptions<Ext> {
   pageSize: number;
   hub: SubscriptionHub;
   track: <T>(work: () => Promise<T>) => Promise<T>;
-  describe: () => ServerDescription;
+  registry: () => Promise<Registry<Ext>>;
   beforeWatch: (uri: string, ctx: BaseContext & Ext) => void;
   onClosed: () => void;
 }
@@ -53,16 +54,13 @@ const ROOTS_TIMEOUT_MS = 10_000;
 
 /** Capabilities follow from what the server registers (SDK v1 wants them up front). */
 function capabilitiesOf(config: ServerConfig<never>): ServerCapabilities {
-  const hasResources = Boolean(config.resources?.length || config.templates?.length);
-  const hasCompletions =
-    Boolean(config.templates?.some((t) => t.complete && Object.keys(t.complete).length)) ||
-    Boolean(config.prompts?.some((p) => p.complete && Object.keys(p.complete).length));
+  const kinds = registeredKinds(config as Definitions<unknown>);
   return {
     logging: {},
-    ...(config.tools?.length ? { tools: { listChanged: false } } : {}),
-    ...(config.prompts?.length ? { prompts: { listChanged: false } } : {}),
-    ...(hasResources ? { resources: { subscribe: true, listChanged: true } } : {}),
-    ...(hasCompletions ? { completions: {} } : {}),
+    ...(kinds.tools ? { tools: { listChanged: false } } : {}),
+    ...(kinds.prompts ? { prompts: { listChanged: false } } : {}),
+    ...(kinds.resources ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(kinds.completions ? { completions: {} } : {}),
   };
 }
 
@@ -76,7 +74,12 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   const capabilities = capabilitiesOf(config as unknown as ServerConfig<never>);
   const sdk = new Server(
     { name: config.name, version: config.version, ...(config.title ? { title: config.title } : {}) },
-    { capabilities, ...(config.instructions ? { instructions: config.instructions } : {}) },
+    {
+      capabilities,
+      ...(config.instructions ? { instructions: config.instructions } : {}),
+      // SDK v1 would build an Ajv instance per session to check elicitation answers.
+      jsonSchemaValidator: elicitationValidator,
+    },
   );
 
   let level: LogLevel = config.logLevel ?? 'info';
@@ -155,7 +158,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       },
       log,
       async confirm(question, confirmOptions) {
-        if (!sdk.getClientCapabilities()?.elicitation) return confirmOptions?.whenUnavailable ?? true;
+        if (!sdk.getClientCapabilities()?.elicitation?.form) return confirmOptions?.whenUnavailable ?? true;
         const answer = await sdk.elicitInput(
           {
             message: question,
@@ -230,18 +233,18 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   );
 
   if (capabilities.tools) {
-    const tools = new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
     on(
       ListToolsRequestSchema,
       async (request) => {
-        const page = paginateArray('tools/list', options.describe().tools, request.params?.cursor, pageSize);
+        const { description } = await options.registry();
+        const page = paginateArray('tools/list', description.tools, request.params?.cursor, pageSize);
         return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       },
     );
     on(
       CallToolRequestSchema,
       async (request, extra): Promise<ToolResult> => {
-        const tool = tools.get(request.params.name);
+        const tool = (await options.registry()).tools.get(request.params.name);
         if (!tool) throw invalidParams(`Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
         const parsed = tool.input.safeParse(request.params.arguments ?? {});
         if (!parsed.success) {
@@ -272,18 +275,18 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   }
 
   if (capabilities.prompts) {
-    const prompts = new Map((config.prompts ?? []).map((prompt) => [prompt.name, prompt]));
     on(
       ListPromptsRequestSchema,
       async (request) => {
-        const page = paginateArray('prompts/list', options.describe().prompts, request.params?.cursor, pageSize);
+        const { description } = await options.registry();
+        const page = paginateArray('prompts/list', description.prompts, request.params?.cursor, pageSize);
         return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       },
     );
     on(
       GetPromptRequestSchema,
       async (request, extra) => {
-        const prompt = prompts.get(request.params.name);
+        const prompt = (await options.registry()).prompts.get(request.params.name);
         if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
         const parsed = prompt.args.safeParse(request.params.arguments ?? {});
         if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
@@ -293,16 +296,12 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   }
 
   if (capabilities.resources) {
-    const resources = config.resources ?? [];
-    const templates = (config.templates ?? []).map((definition) => ({
-      definition,
-      matcher: new UriTemplate(definition.uriTemplate),
-    }));
     on(
       ListResourcesRequestSchema,
       async (request, extra) => {
         const ctx = contextFor(extra as never);
-        const fixed: ResourceInfo[] = options.describe().resources;
+        const { description, templates } = await options.registry();
+        const fixed: ResourceInfo[] = description.resources;
         const sources = [
           (after: string | undefined) => (after === undefined ? fixed : fixed.slice(fixed.findIndex((r) => r.uri === after) + 1)),
           ...templates
@@ -316,7 +315,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     on(
       ListResourceTemplatesRequestSchema,
       async (request) => {
-        const page = paginateArray('resources/templates/list', options.describe().templates, request.params?.cursor, pageSize);
+        const { description } = await options.registry();
+        const page = paginateArray('resources/templates/list', description.templates, request.params?.cursor, pageSize);
         return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       },
     );
@@ -325,6 +325,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       async (request, extra) => {
         const { uri } = request.params;
         const ctx = contextFor(extra as never);
+        const { resources, templates } = await options.registry();
         const fixed = resources.find((resource) => resource.uri === uri);
         if (fixed) return { contents: await fixed.read(ctx) };
         for (const { definition, matcher } of templates) {
@@ -361,11 +362,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         const { ref, argument, context } = request.params;
         let completer: Completer<Ext> | undefined;
         if (ref.type === 'ref/prompt') {
-          const prompt = config.prompts?.find((p) => p.name === ref.name);
+          const prompt = (await options.registry()).prompts.get(ref.name);
           if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
           completer = (prompt.complete as Record<string, Completer<Ext>> | undefined)?.[argument.name];
         } else if (ref.type === 'ref/resource') {
-          const template = config.templates?.find((t) => t.uriTemplate === ref.uri);
+          const template = (await options.registry()).templates.find((t) => t.definition.uriTemplate === ref.uri)?.definition;
           if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
           completer = template.complete?.[argument.name];
         }

@@ -3,7 +3,7 @@ import { expectDocsTable } from '@mcp-reference/test-harness';
 import { createTemplateServer } from './server.js';
 
 describe('README', () => {
-  it('has the tool/resource/prompt tables generated from the definitions', () => {
-    expectDocsTable(new URL('../README.md', import.meta.url), createTemplateServer({ dirs: ['.'] }).describe());
+  it('has the tool/resource/prompt tables generated from the definitions', async () => {
+    expectDocsTable(new URL('../README.md', import.meta.url), await createTemplateServer({ dirs: ['.'] }).describe());
   });
 });

@@ -1,9 +1,6 @@
 import path from 'node:path';
 import { createServer, watchPath, type Logger, type McpServer } from '@mcp-reference/shared';
 import type { NotesContext } from './context.js';
-import { readTools, writeTools } from './tools/index.js';
-import { templates } from './resources/index.js';
-import { prompts } from './prompts/index.js';
 import { noteNameFromUri } from './lib/notes-uri.js';
 import { notePath } from './lib/notes.js';
 import type { TemplateOptions } from './options.js';
@@ -23,9 +20,13 @@ export function createTemplateServer(options: CreateTemplateServerOptions): McpS
     name: 'mcp-server-template',
     version: pkg.version,
     instructions: 'Notes are Markdown files. Read them as note:///NAME resources; search with search_notes.',
-    tools: options.readOnly ? readTools : [...readTools, ...writeTools],
-    templates,
-    prompts,
+    // Loaded on first use, so their schemas are not built before `initialize` is answered.
+    async tools() {
+      const { readTools, writeTools } = await import('./tools/index.js');
+      return options.readOnly ? readTools : [...readTools, ...writeTools];
+    },
+    templates: async () => (await import('./resources/index.js')).templates,
+    prompts: async () => (await import('./prompts/index.js')).prompts,
     context: () => ({ dir }),
     // Only subscribed notes are watched, each by its own watcher.
     watch(uri, changed) {

@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createServer, watchPath, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { FsContext } from './context.js';
-import { readTools, writeTools } from './tools/index.js';
-import { templates } from './resources/index.js';
-import { prompts } from './prompts/index.js';
 import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
@@ -34,9 +31,13 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
     instructions:
       'Files under the allowed directories (see list_allowed_directories). Paths may be absolute or relative to the first allowed directory. ' +
       'Use grep_files to search contents and search_files to find names; large results come in pages (pass nextCursor back as cursor).',
-    tools: options.readOnly ? readTools : [...readTools, ...writeTools],
-    templates,
-    prompts,
+    // Loaded on first use, so their schemas are not built before `initialize` is answered.
+    async tools() {
+      const { readTools, writeTools } = await import('./tools/index.js');
+      return options.readOnly ? readTools : [...readTools, ...writeTools];
+    },
+    templates: async () => (await import('./resources/index.js')).templates,
+    prompts: async () => (await import('./prompts/index.js')).prompts,
     context(session) {
       // Recomputed only when the session's roots change.
       let cached: { version: number; dirs: Promise<string[]> } | undefined;

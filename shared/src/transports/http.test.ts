@@ -108,8 +108,10 @@ async function messagesOf(response: Response): Promise<{ id?: unknown; result?: 
  * A normal client still initializes and calls a tool on the same server, and the
  * attack before this left no session behind.
  */
-async function expectStillServing(handle: HttpHandle, sessionsBefore: number, token?: string) {
+async function expectStillServing(handle: HttpHandle, sessionsBefore: number, options: { token?: string; server?: McpServer } = {}) {
+  const { token, server } = options;
   expect(handle.sessionCount()).toBe(sessionsBefore);
+  if (server) expect(server.sessionCount).toBe(sessionsBefore);
   const connection = await connectHttp(handle.url, { token });
   try {
     const result = await connection.client.callTool({ name: 'echo', arguments: { text: 'still here' } });
@@ -142,15 +144,17 @@ describe('serveHttp', () => {
     await handle.close();
   });
 
-  it('serves a client at 127.0.0.1 and at localhost', async () => {
+  it('serves a client at /mcp on the bound address and removes its session when it leaves', async () => {
     expect(handle.url).toBe(`http://127.0.0.1:${handle.port}/mcp`);
-    await expectStillServing(handle, 0);
-    const viaLocalhost = await connectHttp(`http://localhost:${handle.port}/mcp`);
+    const connection = await connectHttp(handle.url);
     try {
-      expect(viaLocalhost.client.getServerVersion()).toMatchObject({ name: 'http-test', version: '1.2.3' });
+      expect(connection.client.getServerVersion()).toMatchObject({ name: 'http-test', version: '1.2.3' });
+      expect(handle.sessionCount()).toBe(1);
     } finally {
-      await viaLocalhost.close();
+      await connection.close();
     }
+    expect(handle.sessionCount()).toBe(0);
+    expect(server.sessionCount).toBe(0);
   });
 
   it.each([
@@ -176,7 +180,7 @@ describe('serveHttp', () => {
     const response = await rawRequest(handle, { headers: { Host: host(handle.port) }, body: JSON.stringify(initializeBody()) });
     expect(response.status).toBe(403);
     expect(response.body).toMatch(/Host/);
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
   });
 
   it('refuses a forged Origin with 403 and accepts a matching one', async () => {
@@ -185,7 +189,7 @@ describe('serveHttp', () => {
       expect(response.status).toBe(403);
       expect(await response.text()).toMatch(/Origin/);
     }
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
     const ok = await post(handle, initializeBody(), { Origin: `http://localhost:${handle.port}` });
     expect(ok.status).toBe(200);
     const sessionId = ok.headers.get('mcp-session-id')!;
@@ -198,7 +202,7 @@ describe('serveHttp', () => {
     const response = await post(handle, '{"jsonrpc": "2.0", "method": "initialize", ');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
   });
 
   it('answers a body over the limit with 413, whether declared or streamed', async () => {
@@ -206,7 +210,7 @@ describe('serveHttp', () => {
     const declared = await post(handle, `${padding}${JSON.stringify(initializeBody())}`);
     expect(declared.status).toBe(413);
     expect(await declared.json()).toMatchObject({ error: { code: -32600 } });
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
 
     // No Content-Length: the limit is enforced while reading the chunks.
     const chunks = [JSON.stringify(initializeBody()), padding];
@@ -224,7 +228,7 @@ describe('serveHttp', () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     await streamed.body?.cancel();
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
   });
 
   it('answers an unknown Mcp-Session-Id with 404 and a request without one with 400', async () => {
@@ -237,7 +241,24 @@ describe('serveHttp', () => {
     const missing = await post(handle, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(missing.status).toBe(400);
     await missing.body?.cancel();
-    await expectStillServing(handle, 0);
+    await expectStillServing(handle, 0, { server });
+  });
+
+  it('leaves no session behind when the SDK refuses an initialize', async () => {
+    const refused: { body: unknown; headers: Record<string, string> }[] = [
+      { body: { jsonrpc: '2.0', id: 1, method: 'initialize' }, headers: {} }, // no params
+      { body: [initializeBody(1), initializeBody(2)], headers: {} }, // two initializes in one batch
+      { body: initializeBody(), headers: { Accept: 'application/json' } }, // cannot take SSE
+    ];
+    for (const { body, headers } of refused) {
+      const response = await post(handle, body, headers);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      await response.body?.cancel();
+      expect(handle.sessionCount()).toBe(0);
+      expect(server.sessionCount).toBe(0);
+    }
+    await expectStillServing(handle, 0, { server });
   });
 
   it('answers other paths with 404 and other methods with 405', async () => {
@@ -303,9 +324,10 @@ describe('serveHttp', () => {
 });
 
 describe('serveHttp with a bearer token', () => {
+  let server: McpServer;
   let handle: HttpHandle;
   beforeAll(async () => {
-    ({ handle } = await start({ authToken: TOKEN }));
+    ({ server, handle } = await start({ authToken: TOKEN }));
   });
   afterAll(async () => {
     await handle.close();
@@ -317,7 +339,7 @@ describe('serveHttp with a bearer token', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl()}"`);
     expect(await response.json()).toMatchObject({ error: { code: -32600 } });
-    await expectStillServing(handle, 0, TOKEN);
+    await expectStillServing(handle, 0, { token: TOKEN, server });
   });
 
   it('answers a wrong token with 401 invalid_token', async () => {
@@ -327,7 +349,7 @@ describe('serveHttp with a bearer token', () => {
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=".*", error="invalid_token"$/);
       await response.body?.cancel();
     }
-    await expectStillServing(handle, 0, TOKEN);
+    await expectStillServing(handle, 0, { token: TOKEN, server });
   });
 
   it('checks Host before the token and the token before parsing', async () => {
@@ -339,7 +361,7 @@ describe('serveHttp with a bearer token', () => {
     const garbageWithToken = await post(handle, '{not json', { Authorization: `Bearer ${TOKEN}` });
     expect(garbageWithToken.status).toBe(400);
     await garbageWithToken.body?.cancel();
-    await expectStillServing(handle, 0, TOKEN);
+    await expectStillServing(handle, 0, { token: TOKEN, server });
   });
 
   it('serves the RFC 9728 protected-resource metadata', async () => {
@@ -367,7 +389,7 @@ describe('serveHttp limits and lifecycle', () => {
   }
 
   it('takes a body just under the default 4 MB and refuses one just over it with 413', async () => {
-    const { handle } = await started();
+    const { handle, server } = await started();
     const json = JSON.stringify(initializeBody());
     const limit = 4 * 1024 * 1024;
     const under = await post(handle, `${' '.repeat(limit - json.length)}${json}`);
@@ -377,7 +399,7 @@ describe('serveHttp limits and lifecycle', () => {
     const over = await post(handle, `${' '.repeat(limit - json.length + 1)}${json}`);
     expect(over.status).toBe(413);
     await over.body?.cancel();
-    await expectStillServing(handle, 1);
+    await expectStillServing(handle, 1, { server });
   });
 
   it('expires idle sessions', async () => {
@@ -419,7 +441,7 @@ describe('serveHttp limits and lifecycle', () => {
     expect(ids.size).toBe(1_000);
     expect(handle.sessionCount()).toBe(1_000);
     expect(server.sessionCount).toBe(1_000);
-    await expectStillServing(handle, 1_000);
+    await expectStillServing(handle, 1_000, { server });
   });
 
   it('refuses new sessions past maxSessions with 503', async () => {

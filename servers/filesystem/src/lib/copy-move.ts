@@ -35,6 +35,19 @@ export async function copyFile(source: string, destination: string, options: Cop
 }
 
 /**
+ * Copies a directory recursively into a destination that must not exist yet. Symlinks
+ * are copied as links, never followed, so nothing outside the source is read.
+ */
+export async function copyDirectory(source: string, destination: string): Promise<void> {
+  await assertDestination(source, destination, { overwrite: false });
+  try {
+    await fsp.cp(source, destination, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
+  } catch (error) {
+    throw toFsError(error, destination);
+  }
+}
+
+/**
  * Moves or renames a file or directory with rename(2). Across filesystems (EXDEV) a
  * file is copied then removed; a directory is refused, since a half-finished recursive
  * move is worse than none.

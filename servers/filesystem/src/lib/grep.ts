@@ -143,10 +143,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   for await (const batch of batches) {
     for (const entry of batch) {
       if (entry.type !== 'file' || !included(entry.relative)) continue;
-      if (!scan(entry)) {
-        await batches.return(undefined);
-        return result;
-      }
+      if (!scan(entry)) return result; // leaving the loop closes the walk
       if (slicer.due()) await slicer.pause();
     }
     options.onProgress?.(result.filesScanned);

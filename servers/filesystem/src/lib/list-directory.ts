@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { toFsError } from './errors.js';
-import { GITIGNORE_FILE, isIgnored, loadGitignoreChain } from './gitignore.js';
+import { isIgnored, loadGitignoreChain } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
 import { compareNames } from './walk.js';
 import type { EntryType } from './walk.js';
@@ -63,7 +63,7 @@ export async function listDirectory(dir: string, options: ListOptions = {}): Pro
   for (const dirent of dirents) {
     const type: EntryType = dirent.isFile() ? 'file' : dirent.isDirectory() ? 'directory' : dirent.isSymbolicLink() ? 'symlink' : 'other';
     const full = path.join(dir, dirent.name);
-    if (rules.length > 0 && dirent.name !== GITIGNORE_FILE && isIgnored(rules, full, type === 'directory')) {
+    if (rules.length > 0 && isIgnored(rules, full, type === 'directory')) {
       ignored++;
       continue;
     }

@@ -60,10 +60,8 @@ export async function searchFiles(root: string, pattern: string, options: Search
     for (const entry of batch) {
       scanned++;
       if (!matches(entry.relative, entry.name)) continue;
-      if (found.length === maxResults) {
-        await batches.return(undefined);
-        return { matches: found, truncated: true, scanned };
-      }
+      // Leaving the loop closes the walk (for-await calls its return()).
+      if (found.length === maxResults) return { matches: found, truncated: true, scanned };
       found.push({ path: entry.path, relative: entry.relative, type: entry.type });
     }
     options.onProgress?.(scanned);

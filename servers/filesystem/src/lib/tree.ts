@@ -83,6 +83,5 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
     }
     options.onProgress?.(entries);
   }
-  await batches.return(undefined);
   return { tree, entries, truncated };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
-import { copyEntry } from '../lib/transfer.js';
+import { copyDirectory, copyFile as copy } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 
 export const copyFile = defineTool({
@@ -27,7 +27,9 @@ export const copyFile = defineTool({
     if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
       return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
     }
-    const type = await copyEntry(entry, target, { overwrite: Boolean(existing) });
+    const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
+    if (type === 'directory') await copyDirectory(entry, target);
+    else await copy(entry, target, { overwrite: Boolean(existing) });
     ctx.notifyResourceListChanged();
     return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
   },

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import nodePath from 'node:path';
 import { defineTool } from '../context.js';
-import { fileUri } from '../lib/file-uri.js';
+import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { mimeTypeOf } from '../lib/mime.js';
+import { getFileInfo as readFileInfo } from '../lib/file-info.js';
 
 export const getFileInfo = defineTool({
   name: 'get_file_info',
@@ -30,19 +32,20 @@ export const getFileInfo = defineTool({
       .join('\n'),
   async handler({ path }, ctx) {
     const real = await ctx.policy.resolveReadable(path);
-    const [info, link] = await Promise.all([stat(real), lstat(path).catch(() => undefined)]);
+    // The entry as the policy read it (relative to the first allowed directory, file://
+    // URIs decoded), not as the process's working directory would: lstat(path) probed
+    // cwd-relative paths outside the allowed directories and missed links given as URIs.
+    const requested = nodePath.resolve((await ctx.policy.allowed())[0], pathOfFileUri(path) ?? path);
+    const [info, link] = await Promise.all([readFileInfo(real), lstat(requested).catch(() => undefined)]);
     const result = {
       path: real,
-      size: info.size,
-      created: info.birthtime.toISOString(),
-      modified: info.mtime.toISOString(),
-      accessed: info.atime.toISOString(),
-      isDirectory: info.isDirectory(),
-      isFile: info.isFile(),
+      ...info,
+      created: info.created.toISOString(),
+      modified: info.modified.toISOString(),
+      accessed: info.accessed.toISOString(),
       isSymlink: Boolean(link?.isSymbolicLink()),
-      permissions: (info.mode & 0o777).toString(8),
-      ...(info.isFile() ? { mimeType: mimeTypeOf(real) } : {}),
+      ...(info.isFile ? { mimeType: mimeTypeOf(real) } : {}),
     };
-    return ctx.result(result, info.isFile() ? [ctx.link(fileUri(real), { mimeType: result.mimeType })] : []);
+    return ctx.result(result, info.isFile ? [ctx.link(fileUri(real), { mimeType: result.mimeType })] : []);
   },
 });

@@ -1,18 +1,15 @@
 import { z } from 'zod';
-import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
-import { walk, type WalkEntry } from '../lib/walk.js';
+import { listDirectory } from '../lib/list-directory.js';
 import { isWithin } from '../lib/path-policy.js';
 import { formatSize } from '../lib/format-size.js';
-
-const MAX_ENTRIES = 10_000;
 
 export const listDirectoryWithSizes = defineTool({
   name: 'list_directory_with_sizes',
   title: 'List Directory with Sizes',
   description:
     'List the entries of a directory with their sizes, sorted by name or by size (largest first), with totals. Entries ignored by .gitignore are left out ' +
-    `unless respect_gitignore is false. At most ${MAX_ENTRIES} entries are sized. Only works within allowed directories.`,
+    '(and counted) unless respect_gitignore is false. Only works within allowed directories.',
   input: z.object({
     path: z.string(),
     sortBy: z.enum(['name', 'size']).optional().default('name').describe('Sort entries by name or size'),
@@ -24,7 +21,7 @@ export const listDirectoryWithSizes = defineTool({
     totalFiles: z.number().int(),
     totalDirectories: z.number().int(),
     totalSize: z.number().int().describe('Bytes in the files listed (not recursive)'),
-    truncated: z.boolean(),
+    ignored: z.number().int().describe('Entries hidden by .gitignore'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: (out) =>
@@ -33,36 +30,25 @@ export const listDirectoryWithSizes = defineTool({
       '',
       `Total: ${out.totalFiles} files, ${out.totalDirectories} directories`,
       `Combined size: ${formatSize(out.totalSize)}`,
-      ...(out.truncated ? [`(only the first ${MAX_ENTRIES} entries)`] : []),
+      ...(out.ignored ? [`(${out.ignored} entries hidden by .gitignore; respect_gitignore: false shows them)`] : []),
     ].join('\n'),
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);
     const boundary = (await ctx.policy.allowed()).find((allowed) => isWithin(allowed, dir));
-    const listed: WalkEntry[] = [];
-    let truncated = false;
-    for await (const entry of walk(dir, { maxDepth: 1, respectGitignore: args.respect_gitignore, gitignoreBoundary: boundary, signal: ctx.signal })) {
-      if (listed.length === MAX_ENTRIES) {
-        truncated = true;
-        break;
-      }
-      listed.push(entry);
-    }
-    const entries = await Promise.all(
-      listed.map(async (entry) => ({
-        name: entry.name,
-        type: entry.type,
-        size: entry.type === 'directory' ? 0 : ((await lstat(entry.path).catch(() => undefined))?.size ?? 0),
-      })),
-    );
-    if (args.sortBy === 'size') entries.sort((a, b) => b.size - a.size);
-    const files = entries.filter((e) => e.type !== 'directory');
+    const listing = await listDirectory(dir, {
+      withSizes: true,
+      sortBy: args.sortBy,
+      respectGitignore: args.respect_gitignore,
+      gitignoreBoundary: boundary,
+      signal: ctx.signal,
+    });
     return ctx.result({
       path: dir,
-      entries,
-      totalFiles: files.length,
-      totalDirectories: entries.length - files.length,
-      totalSize: files.reduce((sum, e) => sum + e.size, 0),
-      truncated,
+      entries: listing.entries.map((e) => ({ name: e.name, type: e.type, size: e.size ?? 0 })),
+      totalFiles: listing.totalFiles,
+      totalDirectories: listing.totalDirectories,
+      totalSize: listing.totalSize ?? 0,
+      ignored: listing.ignored,
     });
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
-import { moveEntry } from '../lib/transfer.js';
+import { moveFile as move } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 
 export const moveFile = defineTool({
@@ -23,7 +23,7 @@ export const moveFile = defineTool({
     if (existing && !(await ctx.confirm(`Replace ${target} with ${entry}?`, { whenUnavailable: false }))) {
       return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
     }
-    await moveEntry(entry, target);
+    await move(entry, target, { overwrite: Boolean(existing) });
     ctx.notifyResourceListChanged();
     const isFile = (await lstat(target)).isFile();
     return ctx.result({ source: entry, destination: target, replaced: Boolean(existing) }, isFile ? [ctx.link(fileUri(target))] : []);

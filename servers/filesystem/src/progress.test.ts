@@ -1,0 +1,78 @@
+// Long operations over a big tree report progress to a client that asks for it, and stop
+// when the client cancels, after which the server keeps answering.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { open, type Session } from './test-support.js';
+
+const DIRS = 20;
+const FILES_PER_DIR = 1_000;
+
+let tree: TempTree;
+let session: Session;
+
+beforeAll(async () => {
+  tree = await makeTempTree({});
+  for (let d = 0; d < DIRS; d++) {
+    const dir = tree.path(`dir-${String(d).padStart(2, '0')}`);
+    await mkdir(dir);
+    await Promise.all(
+      Array.from({ length: FILES_PER_DIR }, (_, f) => writeFile(path.join(dir, `file-${String(f).padStart(4, '0')}.txt`), `content ${d}-${f}\nneedle-${f % 97}\n`)),
+    );
+  }
+  session = await open({ dirs: [tree.dir] });
+}, 60_000);
+
+afterAll(async () => {
+  await session?.close();
+  await tree?.cleanup();
+});
+
+type Progress = { progress: number; total?: number; message?: string };
+
+describe('progress', () => {
+  it.each([
+    ['grep_files', { pattern: 'never-found-anywhere', path: '.' }],
+    ['search_files', { pattern: '**/never-found-*', path: '.' }],
+    ['directory_tree', { path: '.', max_entries: 50_000 }],
+  ] as const)('%s over 20,000 files reports progress', async (name, args) => {
+    const reports: Progress[] = [];
+    const result = await session.client.callTool({ name, arguments: { ...args } }, undefined, {
+      onprogress: (progress: Progress) => reports.push(progress),
+      timeout: 30_000,
+    });
+    expect(result.isError).toBeFalsy();
+    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(reports[0].progress).toBeGreaterThan(0);
+    expect(reports[0].message).toMatch(new RegExp(`^${name}: \\d+ entries examined$`));
+    for (let i = 1; i < reports.length; i++) expect(reports[i].progress).toBeGreaterThanOrEqual(reports[i - 1].progress);
+  });
+
+  it('grep_files finds matches across the whole big tree', async () => {
+    const result = await session.client.callTool({ name: 'grep_files', arguments: { pattern: '^needle-96$', path: '.', max_results: 10_000 } });
+    const out = result.structuredContent as { matches: unknown[]; filesScanned: number; truncated: boolean };
+    expect(out.filesScanned).toBe(DIRS * FILES_PER_DIR);
+    expect(out.matches).toHaveLength(DIRS * 10); // f % 97 === 96 for 10 of every 1,000
+    expect(out.truncated).toBe(false);
+  });
+});
+
+describe('cancellation', () => {
+  it.each([
+    ['grep_files', { pattern: 'never-found-anywhere', path: '.' }],
+    ['search_files', { pattern: '**/never-found-*', path: '.' }],
+  ] as const)('an aborted %s ends without hanging, and the server keeps answering', async (name, args) => {
+    const controller = new AbortController();
+    const call = session.client.callTool({ name, arguments: { ...args } }, undefined, {
+      signal: controller.signal,
+      // The first progress report means the walk is under way: cancel it then.
+      onprogress: () => controller.abort(new Error('cancelled by the test')),
+    });
+    await expect(call).rejects.toThrow(/cancelled by the test/);
+    const again = await session.ok<{ directories: string[] }>('list_allowed_directories', {});
+    expect(again.directories).toEqual([tree.dir]);
+    const read = await session.ok<{ content: string }>('read_text_file', { path: 'dir-00/file-0000.txt' });
+    expect(read.content).toBe('content 0-0\nneedle-0\n');
+  });
+});

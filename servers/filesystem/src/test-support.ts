@@ -1,0 +1,105 @@
+// Helpers shared by the server-level test files (*.test.ts beside this one). Not part of
+// the bundle: only cli.ts is bundled.
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { connectInMemory, type ClientOptions, type Connection } from '@mcp-reference/test-harness';
+import { createFilesystemServer, type CreateFilesystemServerOptions } from './server.js';
+
+export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+
+export interface ToolResult {
+  content: Array<{ type: string; text?: string; uri?: string; mimeType?: string; data?: string; resource?: Record<string, unknown> }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface Session extends Connection {
+  server: ReturnType<typeof createFilesystemServer>;
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** Calls a tool that must succeed and returns its structuredContent. */
+  ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
+}
+
+/** A factory-built server with a real in-memory client. Close it in afterEach/afterAll. */
+export async function open(
+  options: Partial<CreateFilesystemServerOptions> & { dirs: string[] },
+  client: ClientOptions = {},
+): Promise<Session> {
+  const server = createFilesystemServer({ logLevel: 'error', ...options });
+  const connection = await connectInMemory(server, client);
+  const close = connection.close;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await connection.client.callTool({ name, arguments: args })) as ToolResult;
+  return Object.assign(connection, {
+    server,
+    call,
+    async ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
+      const result = await call(name, args);
+      expect(result.isError, `${name} failed: ${textOf(result)}`).toBeFalsy();
+      return result.structuredContent as T;
+    },
+    async close() {
+      await close().catch(() => undefined);
+      await server.close();
+    },
+  });
+}
+
+export function textOf(result: ToolResult): string {
+  return result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+export function linksOf(result: ToolResult): string[] {
+  return result.content.filter((block) => block.type === 'resource_link').map((block) => block.uri!);
+}
+
+/**
+ * The refusal message of a call that must be refused: an isError result or a JSON-RPC
+ * error. Fails the test if the call succeeded.
+ */
+export async function refusal(session: Session, name: string, args: Record<string, unknown>): Promise<string> {
+  let result: ToolResult;
+  try {
+    result = await session.call(name, args);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  expect(result.isError, `${name} ${JSON.stringify(args)} was not refused: ${textOf(result)}`).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return textOf(result);
+}
+
+/**
+ * Everything under `dir`, by relative path: file contents, symlink targets, directories.
+ * Comparing two snapshots shows any file created, changed, removed or left behind.
+ */
+export async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function visit(current: string) {
+    for (const name of (await readdir(current)).sort()) {
+      const full = path.join(current, name);
+      const rel = path.relative(dir, full);
+      const stats = await lstat(full);
+      if (stats.isSymbolicLink()) out[rel] = `link -> ${await readlink(full)}`;
+      else if (stats.isDirectory()) {
+        out[rel] = 'dir';
+        await visit(full);
+      } else out[rel] = `file ${(await readFile(full)).toString('base64')}`;
+    }
+  }
+  await visit(dir);
+  return out;
+}
+
+/** A 1x1 transparent PNG. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
