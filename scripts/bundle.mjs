@@ -15,7 +15,8 @@ const banner = [
 ].join('\n');
 
 // The SDK's Server imports Ajv to validate elicitation answers unless given a validator;
-// the base always gives one, so Ajv (about 190 KB evaluated at start-up) stays out.
+// the base always gives one, so Ajv (about 190 KB evaluated at start-up) stays out of
+// server bins. (The harness bundles keep it: the SDK client validates tool results.)
 const withoutAjv = {
   name: 'without-ajv',
   setup(build) {
@@ -28,7 +29,6 @@ const withoutAjv = {
 };
 
 const common = {
-  plugins: [withoutAjv],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -48,6 +48,7 @@ if (kind === 'server') {
   await build({
     ...common,
     entryPoints: { cli: 'src/cli.ts' },
+    plugins: [withoutAjv],
     outdir: 'dist',
     banner: { js: `#!/usr/bin/env node\n${banner}` },
   });
