@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { LOG_LEVELS } from './types.js';
 import { createStderrLogger, type Logger } from './logging.js';
 import type { McpServer } from './server.js';
-import { describeZodError } from './json-schema.js';
 import { serveStdio } from './transports/stdio.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 

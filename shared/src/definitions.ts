@@ -47,6 +47,11 @@ export interface BaseContext {
     source: (after: string | undefined) => AsyncIterable<T> | Iterable<T>,
     options: { cursor?: string; keyOf: (item: T) => string; limit?: number },
   ): Promise<Page<T>>;
+  /**
+   * Opaque cursors for a handler that pages by itself (a tree, say): `encode` the key to
+   * resume after, `decode` what the client sent back (a bad cursor is a -32602 error).
+   */
+  cursor: { encode(key: string): string; decode(cursor: string): string };
   /** Fires `notifications/resources/updated` for subscribers of `uri` (debounced). */
   notifyUpdated(uri: string): void;
   /** Fires `notifications/resources/list_changed` to every session. */

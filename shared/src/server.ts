@@ -7,7 +7,6 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
   WatchFunction,
-  BaseContext,
 } from './definitions.js';
 import { createSubscriptionHub } from './subscriptions.js';
 import { createStderrLogger, type Logger } from './logging.js';
@@ -90,20 +89,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
   const registry = createRegistry<Ext>(config);
-
-  // The watcher is started with the context of the session that subscribed first.
-  const watchContexts = new Map<string, BaseContext & Ext>();
-  const hub = createSubscriptionHub({
-    debounceMs: config.debounceMs ?? 100,
-    logger,
-    watch: config.watch
-      ? (uri, changed) => {
-          const ctx = watchContexts.get(uri);
-          watchContexts.delete(uri);
-          return ctx ? config.watch!(uri, changed, ctx) : undefined;
-        }
-      : undefined,
-  });
+  const hub = createSubscriptionHub({ debounceMs: config.debounceMs ?? 100, logger });
   let inflight = 0;
   const drained = new Set<() => void>();
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -128,7 +114,6 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         hub,
         track,
         registry,
-        beforeWatch: (uri, ctx) => watchContexts.set(uri, ctx),
         onClosed: () => {
           sessions.delete(id);
           void hub.dropSession(id);

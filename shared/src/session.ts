@@ -24,7 +24,7 @@ import type { SubscriptionHub } from './subscriptions.js';
 import type { Logger } from './logging.js';
 import { levelAtLeast } from './logging.js';
 import { registeredKinds, type Definitions, type Registry } from './registry.js';
-import { paginateArray, paginateStream, paginateStreams } from './pagination.js';
+import { decodeCursor, encodeCursor, paginateArray, paginateStream, paginateStreams } from './pagination.js';
 import { capCompletions } from './completions.js';
 import { describeZodError } from './json-schema.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, resourceNotFound } from './errors.js';
@@ -46,11 +46,21 @@ interface SessionOptions<Ext> {
   hub: SubscriptionHub;
   track: <T>(work: () => Promise<T>) => Promise<T>;
   registry: () => Promise<Registry<Ext>>;
-  beforeWatch: (uri: string, ctx: BaseContext & Ext) => void;
   onClosed: () => void;
 }
 
 const ROOTS_TIMEOUT_MS = 10_000;
+
+/** Cursors that tools hand out, kept apart from those of the protocol's own lists. */
+const TOOL_CURSORS = 'tool-page';
+const toolCursors = {
+  encode: (key: string) => encodeCursor(TOOL_CURSORS, { k: key }),
+  decode(cursor: string): string {
+    const { k } = decodeCursor(TOOL_CURSORS, cursor);
+    if (k === undefined) throw invalidParams(`Invalid cursor "${cursor}": use the nextCursor of the previous call.`);
+    return k;
+  },
+};
 
 /** Capabilities follow from what the server registers (SDK v1 wants them up front). */
 function capabilitiesOf(config: ServerConfig<never>): ServerCapabilities {
@@ -176,8 +186,9 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       link: resourceLink,
       embed: embeddedResource,
       page(source, { cursor, keyOf, limit }) {
-        return paginateStream(`tool-page`, source, keyOf, cursor, limit ?? pageSize);
+        return paginateStream(TOOL_CURSORS, source, keyOf, cursor, limit ?? pageSize);
       },
+      cursor: toolCursors,
       notifyUpdated: hub.changed,
       notifyResourceListChanged: () => send('notifications/resources/list_changed', {}),
     };
@@ -340,8 +351,14 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       async (request, extra) => {
         const { uri } = request.params;
         if (!hub.isSubscribed(id, uri)) {
-          options.beforeWatch(uri, contextFor(extra as never));
-          await hub.subscribe(id, uri, (changed) => send('notifications/resources/updated', { uri: changed }));
+          const watch = config.watch;
+          const ctx = contextFor(extra as never);
+          await hub.subscribe(
+            id,
+            uri,
+            (changed) => send('notifications/resources/updated', { uri: changed }),
+            watch && ((watched, changed) => watch(watched, changed, ctx)),
+          );
         }
         return {};
       },

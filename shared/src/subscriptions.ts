@@ -16,7 +16,7 @@ interface Watched {
  * not with the size of the data. Changes are debounced per URI: a burst of writes to a
  * file becomes one `notifications/resources/updated`.
  */
-export function createSubscriptionHub(options: { debounceMs: number; logger: Logger; watch?: StartWatch }) {
+export function createSubscriptionHub(options: { debounceMs: number; logger: Logger }) {
   const watched = new Map<string, Watched>();
 
   function fire(uri: string) {
@@ -40,8 +40,12 @@ export function createSubscriptionHub(options: { debounceMs: number; logger: Log
   }
 
   return {
-    /** Subscribes a session; `send` delivers the notification to it. Idempotent. */
-    async subscribe(sessionId: string, uri: string, send: (uri: string) => void): Promise<void> {
+    /**
+     * Subscribes a session; `send` delivers the notification to it. Idempotent. `watch`
+     * starts the watcher when this is the URI's first subscription (it runs with the
+     * context of that session; later subscribers share the watcher).
+     */
+    async subscribe(sessionId: string, uri: string, send: (uri: string) => void, watch?: StartWatch): Promise<void> {
       let entry = watched.get(uri);
       if (entry) {
         entry.subscribers.set(sessionId, send);
@@ -50,7 +54,7 @@ export function createSubscriptionHub(options: { debounceMs: number; logger: Log
       entry = { subscribers: new Map([[sessionId, send]]) };
       watched.set(uri, entry);
       const started = Promise.resolve()
-        .then(() => options.watch?.(uri, () => changed(uri)))
+        .then(() => watch?.(uri, () => changed(uri)))
         .catch((error) => {
           // Subscribing to something that cannot be watched (yet) still succeeds; it
           // simply never fires, which the spec allows.

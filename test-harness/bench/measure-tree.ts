@@ -44,10 +44,23 @@ function maker(
   return () => serverRunner(c.launch, tool.name, (server) => op(server, c.tools));
 }
 
+/** Every match, following cursors when the server pages its results. */
 async function search(server: StdioServer, tools: ToolSet, fx: Fixture): Promise<Timed> {
-  const { name, args } = tools.searchFiles;
-  const reply = await server.callTool(name, args(fx.treeDir, SEARCH_GLOB), TREE_TIMEOUT_MS);
-  return { ms: reply.ms, extra: { responseBytes: reply.bytes, matches: countItems(reply.tool) } };
+  const { name, args, nextCursor } = tools.searchFiles;
+  let ms = 0;
+  let pages = 0;
+  let responseBytes = 0;
+  let matches = 0;
+  let cursor: string | undefined;
+  do {
+    const reply = await server.callTool(name, args(fx.treeDir, SEARCH_GLOB, cursor), TREE_TIMEOUT_MS);
+    ms += reply.ms;
+    pages++;
+    responseBytes += reply.bytes;
+    matches += countItems(reply.tool);
+    cursor = nextCursor(reply.tool);
+  } while (cursor && pages < MAX_PAGES);
+  return { ms, extra: { responseBytes, matches, pages } };
 }
 
 /** The whole tree, following cursors when the server pages it. */

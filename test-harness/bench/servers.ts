@@ -69,7 +69,12 @@ export function officialFilesystem(): ServerSpec {
 /** How one benchmark operation maps onto a server's tools. */
 export interface ToolSet {
   listAllowed: { name: string; args: () => Record<string, unknown> };
-  searchFiles: { name: string; args: (dir: string, pattern: string) => Record<string, unknown> };
+  searchFiles: {
+    name: string;
+    args: (dir: string, pattern: string, cursor: string | undefined) => Record<string, unknown>;
+    /** The cursor of the next page, when the server pages its matches. */
+    nextCursor: (result: ToolCallResult) => string | undefined;
+  };
   directoryTree: {
     name: string;
     args: (dir: string, cursor: string | undefined) => Record<string, unknown>;
@@ -89,7 +94,7 @@ function cursorOf(result: ToolCallResult): string | undefined {
 
 export const OFFICIAL_FS_TOOLS: ToolSet = {
   listAllowed: { name: 'list_allowed_directories', args: () => ({}) },
-  searchFiles: { name: 'search_files', args: (path, pattern) => ({ path, pattern }) },
+  searchFiles: { name: 'search_files', args: (path, pattern) => ({ path, pattern }), nextCursor: () => undefined },
   directoryTree: { name: 'directory_tree', args: (path) => ({ path }), nextCursor: () => undefined },
   head: { name: 'read_text_file', args: (path, head) => ({ path, head }) },
   tail: { name: 'read_text_file', args: (path, tail) => ({ path, tail }) },
@@ -102,8 +107,14 @@ export const OUR_FS_TOOLS: ToolSet = {
     args: (path, cursor) => (cursor ? { path, cursor } : { path }),
     nextCursor: cursorOf,
   },
-  // max_results is set high so that grep_files returns as much as `grep -rn` prints.
-  grepFiles: { name: 'grep_files', args: (path, pattern) => ({ path, pattern, max_results: 1_000_000 }) },
+  // The largest pages the tools allow, following cursors, so all of it is measured.
+  searchFiles: {
+    name: 'search_files',
+    args: (path, pattern, cursor) => ({ path, pattern, max_results: 10_000, ...(cursor ? { cursor } : {}) }),
+    nextCursor: cursorOf,
+  },
+  // max_results is set to the tool's maximum so that grep_files returns as much as `grep -rn` prints.
+  grepFiles: { name: 'grep_files', args: (path, pattern) => ({ path, pattern, max_results: 100_000 }) },
 };
 
 /** The number of items a result holds: its longest array, or else its non-empty text lines. */

@@ -4,6 +4,7 @@
 // file left behind inside).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { open, refusal, snapshot, sleep, type Session } from './test-support.js';
@@ -268,6 +269,48 @@ describe('listing a directory that contains outside-pointing symlinks', () => {
     const grep = await session.ok<{ matches: unknown[] }>('grep_files', { path: data, pattern: SECRET });
     expect(grep.matches).toEqual([]);
     expect(await snapshot(tree.dir)).toEqual(before);
+  });
+});
+
+describe('forged cursors', () => {
+  // Cursors are opaque but not signed: a client can rewrite the position inside. The
+  // position only says where to resume in a walk of the allowed directory, so a forged
+  // one must not lead the walk anywhere else.
+  const forge = (cursor: string, change: (body: Record<string, unknown>) => void) => {
+    const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    change(body);
+    return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+  };
+  const keys = ['../outside', '../outside/secret.txt', '../../..', '/', '/etc/passwd', 'link-dir/secret.txt'];
+
+  it.each(keys)('a tool cursor forged to resume after %s lists nothing outside', async (key) => {
+    const { nextCursor } = await session.ok<{ nextCursor?: string }>('search_files', { path: data, pattern: '**/*', max_results: 1 });
+    const cursor = forge(nextCursor!, (body) => (body.k = key));
+    for (const [tool, args] of [
+      ['list_directory', { path: data, cursor }],
+      ['search_files', { path: data, pattern: '**/*', cursor }],
+      ['directory_tree', { path: data, cursor }],
+    ] as const) {
+      const result = await session.call(tool, { ...args });
+      const text = JSON.stringify(result);
+      expect(text, tool).not.toMatch(/secret|TOP-SECRET|data-evil/);
+      for (const match of (result.structuredContent?.matches as { path: string }[] | undefined) ?? []) expect(match.path.startsWith(`${data}/`)).toBe(true);
+    }
+    expect(await snapshot(tree.dir)).toEqual(before);
+  });
+
+  it.each(keys)('a resources/list cursor forged to resume after %s lists nothing outside', async (key) => {
+    const paged = await open({ dirs: [data], pageSize: 1 });
+    try {
+      const { nextCursor } = await paged.client.listResources();
+      for (const k of [key, pathToFileURL(path.resolve(data, key)).href]) {
+        const cursor = forge(nextCursor!, (body) => (body.k = k));
+        const page = await paged.client.listResources({ cursor }).catch((error: Error) => ({ resources: [], error }));
+        for (const resource of page.resources) expect(resource.uri.startsWith(pathToFileURL(`${data}/`).href)).toBe(true);
+      }
+    } finally {
+      await paged.close();
+    }
   });
 });
 

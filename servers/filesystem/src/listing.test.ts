@@ -216,26 +216,50 @@ describe('directory_tree', () => {
     name: string;
     type: string;
     children?: Node[];
+    continued?: true;
+  }
+  interface TreeOut {
+    tree: Node[];
+    entries: number;
+    nextCursor?: string;
   }
   const names = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.name, ...(n.children ? names(n.children).map((c) => `${n.name}/${c}`) : [])]);
+  /** Entries new on this page: directories repeated from an earlier page (continued) are not. */
+  const fresh = (nodes: Node[], prefix = ''): string[] =>
+    nodes.flatMap((n) => [...(n.continued ? [] : [`${prefix}${n.name}`]), ...(n.children ? fresh(n.children, `${prefix}${n.name}/`) : [])]);
 
   it('returns nested entries, respecting .gitignore and excludePatterns', async () => {
-    const out = await session.ok<{ tree: Node[]; truncated: boolean; entries: number }>('directory_tree', { path: tree.path('src') });
+    const out = await session.ok<TreeOut>('directory_tree', { path: tree.path('src') });
     expect(names(out.tree)).toEqual(['a.ts', 'b.ts', 'c.js', 'nested', 'nested/deep.ts', 'special.txt']);
-    expect(out.truncated).toBe(false);
-    const whole = await session.ok<{ tree: Node[] }>('directory_tree', { path: tree.dir, excludePatterns: ['many', 'sizes', 'src'] });
+    expect(out.entries).toBe(6);
+    expect(out.nextCursor).toBeUndefined();
+    const whole = await session.ok<TreeOut>('directory_tree', { path: tree.dir, excludePatterns: ['many', 'sizes', 'src'] });
     expect(names(whole.tree)).toEqual(['.gitignore']);
   });
 
   it('includes ignored entries with respect_gitignore false', async () => {
-    const out = await session.ok<{ tree: Node[] }>('directory_tree', { path: tree.dir, respect_gitignore: false, excludePatterns: ['many', 'sizes', 'src'] });
+    const out = await session.ok<TreeOut>('directory_tree', { path: tree.dir, respect_gitignore: false, excludePatterns: ['many', 'sizes', 'src'] });
     expect(names(out.tree)).toEqual(['.gitignore', 'build.log', 'ignored-dir', 'ignored-dir/x.ts']);
   });
 
-  it('stops at max_entries and says it was truncated', async () => {
-    const out = await session.ok<{ tree: Node[]; truncated: boolean; entries: number }>('directory_tree', { path: tree.dir, max_entries: 3 });
-    expect(out.truncated).toBe(true);
-    expect(out.entries).toBe(3);
-    expect(names(out.tree)).toHaveLength(3);
+  it('stops at max_entries and continues with a cursor, listing each entry once', async () => {
+    const all = await session.ok<TreeOut>('directory_tree', { path: tree.dir });
+    const first = await session.ok<TreeOut>('directory_tree', { path: tree.dir, max_entries: 3 });
+    expect(first.entries).toBe(3);
+    expect(names(first.tree)).toHaveLength(3);
+    expect(first.nextCursor).toBeDefined();
+    const seen = fresh(first.tree);
+    let cursor = first.nextCursor;
+    let pages = 1;
+    while (cursor && pages < 100) {
+      const page = await session.ok<TreeOut>('directory_tree', { path: tree.dir, max_entries: 3, cursor });
+      expect(fresh(page.tree)).toHaveLength(page.entries);
+      expect(page.entries).toBeLessThanOrEqual(3);
+      seen.push(...fresh(page.tree));
+      cursor = page.nextCursor;
+      pages++;
+    }
+    expect(seen).toEqual(fresh(all.tree));
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });

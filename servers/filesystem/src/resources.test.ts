@@ -2,10 +2,9 @@
 // with MIME types; the file:///{+path} template completing one segment at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeTempTree, manyFiles, type TempTree } from '@mcp-reference/test-harness';
-import { PNG_1X1, open, type Session } from './test-support.js';
+import { PNG_1X1, makeBigTree, open, type Session } from './test-support.js';
 
 const uri = (p: string) => pathToFileURL(p).href;
 
@@ -114,15 +113,7 @@ describe('resources over a big tree', () => {
   let session: Session;
 
   beforeAll(async () => {
-    // 3,000 files in 30 directories.
-    tree = await makeTempTree({});
-    await Promise.all(
-      Array.from({ length: 30 }, async (_, d) => {
-        const dir = tree.path(`d${String(d).padStart(2, '0')}`);
-        await mkdir(dir);
-        await Promise.all(Array.from({ length: 100 }, (_, f) => writeFile(path.join(dir, `f${String(f).padStart(3, '0')}.txt`), `${d}/${f}\n`)));
-      }),
-    );
+    tree = await makeBigTree(30, 100); // 3,000 files
     session = await open({ dirs: [tree.dir], pageSize: 5 });
   });
 
@@ -133,14 +124,14 @@ describe('resources over a big tree', () => {
 
   it('walks lazily: files created after the first page, late in the order, are still listed', async () => {
     const first = await session.client.listResources();
-    expect(first.resources.map((r) => r.uri)).toEqual([0, 1, 2, 3, 4].map((f) => uri(tree.path('d00', `f00${f}.txt`))));
+    expect(first.resources.map((r) => r.uri)).toEqual([0, 1, 2, 3, 4].map((f) => uri(tree.path('d00', `f000${f}.txt`))));
     expect(first.nextCursor).toBeDefined();
     // A listing computed up front (at page 1) could not contain these.
     await mkdir(tree.path('zz-late'));
     await writeFile(tree.path('zz-late', 'late.txt'), 'late\n');
-    await writeFile(tree.path('d29', 'f999.txt'), 'late too\n');
+    await writeFile(tree.path('d29', 'f9999.txt'), 'late too\n');
     // ...while a file created before the cursor is not listed twice or out of order.
-    await writeFile(tree.path('d00', 'f000-early.txt'), 'early\n');
+    await writeFile(tree.path('d00', 'f0000-early.txt'), 'early\n');
 
     const uris = first.resources.map((r) => r.uri);
     let cursor = first.nextCursor;
@@ -152,7 +143,7 @@ describe('resources over a big tree', () => {
     }
     expect(uris).toHaveLength(3_002);
     expect(new Set(uris).size).toBe(uris.length);
-    expect(uris.slice(-2)).toEqual([uri(tree.path('d29', 'f999.txt')), uri(tree.path('zz-late', 'late.txt'))]);
-    expect(uris).not.toContain(uri(tree.path('d00', 'f000-early.txt')));
+    expect(uris.slice(-2)).toEqual([uri(tree.path('d29', 'f9999.txt')), uri(tree.path('zz-late', 'late.txt'))]);
+    expect(uris).not.toContain(uri(tree.path('d00', 'f0000-early.txt')));
   });
 });

@@ -17,6 +17,8 @@ export interface TreeNode {
   type: 'file' | 'directory';
   children?: TreeNode[];
   truncated?: true;
+  /** On a page after the first: this directory was listed on an earlier page (its node is repeated to place its children). */
+  continued?: true;
 }
 
 export interface TreeOptions {
@@ -28,6 +30,8 @@ export interface TreeOptions {
   maxEntries?: number;
   /** Deepest level to include (1 = only the root's children). */
   maxDepth?: number;
+  /** Resume strictly after this relative path (the `last` of the previous page). */
+  after?: string;
   signal?: AbortSignal;
   onProgress?: (entries: number) => void;
 }
@@ -36,6 +40,8 @@ export interface TreeResult {
   tree: TreeNode[];
   entries: number;
   truncated: boolean;
+  /** Relative path of the last entry included: pass it as `after` for the next page. */
+  last?: string;
 }
 
 export const DEFAULT_MAX_TREE_ENTRIES = 10_000;
@@ -49,19 +55,32 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
   const owners: (TreeNode | undefined)[] = [undefined];
   let entries = 0;
   let truncated = false;
+  let last: string | undefined;
 
   const batches = walkBatches(root, {
     excludes: options.excludePatterns,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
     signal: options.signal,
+    after: options.after,
     // One level more than shown, to tell a directory cut by maxDepth from an empty one.
     maxDepth: maxDepth + 1,
   });
   outer: for await (const batch of batches) {
     for (const entry of batch) {
-      levels.length = entry.depth;
-      owners.length = entry.depth;
+      if (levels.length > entry.depth) {
+        levels.length = entry.depth;
+        owners.length = entry.depth;
+      }
+      // A page that resumes inside a directory repeats the directories above its first
+      // entries, so every page is a tree rooted at `root`.
+      while (levels.length < entry.depth && entry.depth <= maxDepth) {
+        const name = entry.relative.split('/')[levels.length - 1];
+        const node: TreeNode = { name, type: 'directory', children: [], continued: true };
+        levels[levels.length - 1].push(node);
+        levels.push(node.children!);
+        owners.push(node);
+      }
       const owner = owners[entry.depth - 1];
       if (entry.depth > maxDepth) {
         if (owner) owner.truncated = true;
@@ -73,6 +92,7 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
         break outer;
       }
       entries++;
+      last = entry.relative;
       const node: TreeNode = { name: entry.name, type: entry.type === 'directory' ? 'directory' : 'file' };
       if (entry.type === 'directory') {
         node.children = [];
@@ -83,5 +103,5 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
     }
     options.onProgress?.(entries);
   }
-  return { tree, entries, truncated };
+  return { tree, entries, truncated, ...(last === undefined ? {} : { last }) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { definePrompt } from '../context.js';
 import { completePath } from '../complete-path.js';
+import { isWithin } from '../lib/path-policy.js';
 
 export const reviewRecentEdits = definePrompt({
   name: 'review_recent_edits',
@@ -11,7 +12,14 @@ export const reviewRecentEdits = definePrompt({
   }),
   complete: { path: (typed, ctx) => completePath(typed, ctx) },
   async handler({ path }, ctx) {
-    const edits = ctx.recentEdits.list((edit) => path === undefined || edit.path === path || edit.path.startsWith(`${path.replace(/\/$/, '')}/`));
+    // The record is shared by every session of the server; each sees only the edits
+    // inside its own allowed directories (its roots may be narrower than another's).
+    const allowed = await ctx.policy.allowed().catch(() => [] as string[]);
+    const edits = ctx.recentEdits.list(
+      (edit) =>
+        allowed.some((dir) => isWithin(dir, edit.path)) &&
+        (path === undefined || edit.path === path || edit.path.startsWith(`${path.replace(/\/$/, '')}/`)),
+    );
     const body = edits.length
       ? edits.map((edit) => `### ${edit.path} (${edit.at})\n\`\`\`diff\n${edit.diff}\n\`\`\``).join('\n\n')
       : '(No edits have been made through this server yet.)';

@@ -12,7 +12,8 @@ const treeNode: z.ZodType<TreeNode> = z.object({
   get children() {
     return z.array(treeNode).optional();
   },
-  truncated: z.literal(true).optional().describe('Some children were left out (entry cap)'),
+  truncated: z.literal(true).optional().describe('Some children were left out (entry cap or max_depth)'),
+  continued: z.literal(true).optional().describe('Listed on an earlier page; repeated here to place its children'),
 });
 
 export const directoryTree = defineTool({
@@ -20,32 +21,34 @@ export const directoryTree = defineTool({
   title: 'Directory Tree',
   description:
     'A recursive tree of files and directories under `path`, as nested {name, type, children} entries. .gitignore is respected unless respect_gitignore is false. ' +
-    `The tree stops after max_entries entries (default ${DEFAULT_MAX_TREE_ENTRIES}) and says so (truncated), so it never floods the client: narrow it with a deeper path, ` +
-    'excludePatterns or max_depth. Only works within allowed directories.',
+    `A page holds at most max_entries entries (default ${DEFAULT_MAX_TREE_ENTRIES}), so a response never floods the client: when there is more, nextCursor ` +
+    'continues the walk (directories from earlier pages are repeated with continued: true). Narrow it with a deeper path, excludePatterns or max_depth. ' +
+    'Only works within allowed directories.',
   input: z.object({
     path: z.string(),
     excludePatterns: z.array(z.string()).optional().default([]).describe('Globs of paths to leave out'),
     respect_gitignore: z.boolean().default(true),
     max_entries: z.number().int().min(1).max(MAX_ENTRIES_LIMIT).default(DEFAULT_MAX_TREE_ENTRIES),
     max_depth: z.number().int().min(1).optional().describe('Do not descend below this depth'),
+    cursor: z.string().optional().describe('nextCursor from the previous call'),
   }),
   output: z.object({
     path: z.string(),
     tree: z.array(treeNode),
     entries: z.number().int(),
-    truncated: z.boolean().describe('The entry cap was reached: the tree is incomplete'),
+    nextCursor: z.string().optional().describe('More entries: call again with this cursor'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: (out) => {
     const lines: string[] = [];
     const walk = (nodes: TreeNode[], indent: string) => {
       for (const node of nodes) {
-        lines.push(`${indent}${node.name}${node.type === 'directory' ? '/' : ''}${node.truncated ? ' …' : ''}`);
+        lines.push(`${indent}${node.name}${node.type === 'directory' ? '/' : ''}${node.continued ? ' (continued)' : ''}${node.truncated ? ' …' : ''}`);
         if (node.children) walk(node.children, `${indent}  `);
       }
     };
     walk(out.tree, '');
-    if (out.truncated) lines.push(`(stopped after ${out.entries} entries: narrow the path, add excludePatterns, or raise max_entries)`);
+    if (out.nextCursor) lines.push(`(${out.entries} entries on this page; more: call again with cursor "${out.nextCursor}")`);
     return lines.join('\n');
   },
   async handler(args, ctx) {
@@ -57,9 +60,11 @@ export const directoryTree = defineTool({
       gitignoreBoundary: boundary,
       maxEntries: args.max_entries,
       maxDepth: args.max_depth,
+      after: args.cursor === undefined ? undefined : ctx.cursor.decode(args.cursor),
       signal: ctx.signal,
       onProgress: throttledProgress(ctx, 'directory_tree'),
     });
-    return ctx.result({ path: root, tree: result.tree, entries: result.entries, truncated: result.truncated });
+    const nextCursor = result.truncated && result.last !== undefined ? ctx.cursor.encode(result.last) : undefined;
+    return ctx.result({ path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}) });
   },
 });

@@ -5,13 +5,15 @@ import { fileUri } from '../lib/file-uri.js';
 import { isWithin } from '../lib/path-policy.js';
 import { throttledProgress } from './progress.js';
 
+const MAX_LINKS = 100;
+
 export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search Files',
   description:
     "Recursively find files and directories whose path matches a glob, relative to `path`: '*.ext' matches in `path` itself, '**/*.ext' at any depth; " +
     'a pattern without glob characters matches names containing it. .gitignore is respected unless respect_gitignore is false. ' +
-    'Results come in pages: pass nextCursor back as cursor for more. Only searches within allowed directories.',
+    'Results come in pages: pass nextCursor back as cursor for more. The first 100 files found are also returned as resource links. Only searches within allowed directories.',
   input: z.object({
     path: z.string(),
     pattern: z.string(),
@@ -46,7 +48,11 @@ export const searchFiles = defineTool({
       { cursor: args.cursor, keyOf: (entry) => entry.relative, limit: args.max_results },
     );
     const matches = page.items.map((entry) => ({ path: entry.path, type: entry.type }));
-    const links = page.items.filter((entry) => entry.type === 'file').map((entry) => ctx.link(fileUri(entry.path)));
+    // Links for the first files only: a client gains nothing from thousands of them.
+    const links = page.items
+      .filter((entry) => entry.type === 'file')
+      .slice(0, MAX_LINKS)
+      .map((entry) => ctx.link(fileUri(entry.path)));
     return ctx.result({ root, matches, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, links);
   },
 });
