@@ -114,6 +114,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         hub,
         track,
         registry,
+        notifyResourceListChanged: () => server.notifyResourceListChanged(),
         onClosed: () => {
           sessions.delete(id);
           void hub.dropSession(id);

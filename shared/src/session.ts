@@ -46,10 +46,15 @@ interface SessionOptions<Ext> {
   hub: SubscriptionHub;
   track: <T>(work: () => Promise<T>) => Promise<T>;
   registry: () => Promise<Registry<Ext>>;
+  /** Tells every session of the server, not only this one. */
+  notifyResourceListChanged: () => void;
   onClosed: () => void;
 }
 
 const ROOTS_TIMEOUT_MS = 10_000;
+const LooseRootsResult = z.looseObject({
+  roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
+});
 
 /** Cursors that tools hand out, kept apart from those of the protocol's own lists. */
 const TOOL_CURSORS = 'tool-page';
@@ -105,9 +110,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   const whenInitialized = new Promise<void>((resolve) => (initialized = resolve));
   const clientSupportsRoots = () => Boolean(sdk.getClientCapabilities()?.roots);
 
+  // The SDK's own listRoots() rejects the whole answer if one root is not file://, which
+  // would drop every root (and so widen access to the ceiling); each root is judged here.
   const fetchRoots = (): Promise<readonly Root[] | undefined> =>
     sdk
-      .listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })
+      .request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS })
       .then((result) => result.roots.map(({ uri, name }) => (name === undefined ? { uri } : { uri, name })))
       .catch((error) => {
         logger.log('warning', `roots/list failed; continuing without client roots: ${errorMessage(error)}`);
@@ -190,7 +197,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       },
       cursor: toolCursors,
       notifyUpdated: hub.changed,
-      notifyResourceListChanged: () => send('notifications/resources/list_changed', {}),
+      notifyResourceListChanged: options.notifyResourceListChanged,
     };
   }
 

@@ -39,6 +39,27 @@ describe('directoryTree', () => {
       ],
       entries: 7,
       truncated: false,
+      last: 'src-link',
+    });
+  });
+
+  it('resumes after `last`, repeating the directories above the first entries as continued', async () => {
+    const first = await directoryTree(root, { excludePatterns: ['node_modules'], maxEntries: 4 });
+    expect(first.last).toBe('src/a.ts');
+    const second = await directoryTree(root, { excludePatterns: ['node_modules'], maxEntries: 4, after: first.last });
+    expect(second).toEqual({
+      tree: [
+        {
+          name: 'src',
+          type: 'directory',
+          continued: true,
+          children: [{ name: 'lib', type: 'directory', children: [{ name: 'b.ts', type: 'file' }] }],
+        },
+        { name: 'src-link', type: 'file' },
+      ],
+      entries: 3,
+      truncated: false,
+      last: 'src-link',
     });
   });
 
