@@ -7,6 +7,7 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
   WatchFunction,
+  BaseContext,
 } from './definitions.js';
 import { createSubscriptionHub } from './subscriptions.js';
 import { createStderrLogger, type Logger } from './logging.js';
@@ -40,6 +41,12 @@ export interface ServerConfig<Ext = unknown> {
   context?: (session: SessionInfo) => Ext;
   /** Starts watching a subscribed URI; see `createSubscriptionHub`. */
   watch?: WatchFunction<Ext>;
+  /**
+   * Whether a session may hear about changes to `uri`. Asked for every subscribing
+   * session, because a watcher is shared: a session that may not see the resource still
+   * gets a successful subscribe (the spec allows ones that never fire) and no updates.
+   */
+  canWatch?: (uri: string, ctx: BaseContext & Ext) => boolean | Promise<boolean>;
   /** Called after a session's roots changed (the base already sent resources/list_changed). */
   onRootsChanged?: (session: SessionInfo) => void;
   /**

@@ -360,6 +360,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         if (!hub.isSubscribed(id, uri)) {
           const watch = config.watch;
           const ctx = contextFor(extra as never);
+          const allowed = await Promise.resolve(config.canWatch?.(uri, ctx) ?? true).catch(() => false);
+          if (!allowed) return {};
           await hub.subscribe(
             id,
             uri,

@@ -55,15 +55,27 @@ describe('cancellation', () => {
     ['search_files', { pattern: '**/never-found-*', path: '.' }],
   ] as const)('an aborted %s ends without hanging, and the server keeps answering', async (name, args) => {
     const controller = new AbortController();
-    const call = session.client.callTool({ name, arguments: { ...args } }, undefined, {
-      signal: controller.signal,
-      // The first progress report means the walk is under way: cancel it then.
-      onprogress: () => controller.abort(new Error('cancelled by the test')),
-    });
+    const cancel = () => controller.abort(new Error('cancelled by the test'));
+    // Right after the request is sent (or at the first progress report), while the walk
+    // is under way: a walk of 20,000 entries takes longer than a turn of the event loop.
+    const timer = setTimeout(cancel, 1);
+    const call = session.client.callTool({ name, arguments: { ...args } }, undefined, { signal: controller.signal, onprogress: cancel });
     await expect(call).rejects.toThrow(/cancelled by the test/);
+    clearTimeout(timer);
     const again = await session.ok<{ directories: string[] }>('list_allowed_directories', {});
     expect(again.directories).toEqual([tree.dir]);
     const read = await session.ok<{ content: string }>('read_text_file', { path: 'd00/f0000.txt' });
     expect(read.content).toBe('content 0-0\nneedle-0\n');
+  });
+
+  it('the server answers other requests while a long grep runs', async () => {
+    const order: string[] = [];
+    const grep = session.client
+      .callTool({ name: 'grep_files', arguments: { pattern: 'never-found-anywhere', path: '.', respect_gitignore: false } })
+      .then(() => order.push('grep'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await session.ok('list_allowed_directories', {}).then(() => order.push('list_allowed_directories'));
+    await grep;
+    expect(order).toEqual(['list_allowed_directories', 'grep']);
   });
 });

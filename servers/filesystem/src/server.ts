@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { createServer, watchPath, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { FsContext } from './context.js';
 import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
 import { FsError } from './lib/errors.js';
+import { pathOfFileUri } from './lib/file-uri.js';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface CreateFilesystemServerOptions {
@@ -52,9 +52,14 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
     },
     // Only subscribed paths are watched: a file, or a directory's direct entries.
     async watch(uri, changed, ctx) {
-      if (!uri.startsWith('file://')) return undefined;
-      const real = await ctx.policy.resolveReadable(fileURLToPath(uri));
-      return watchPath(real, changed, { depth: 0 });
+      const requested = pathOfFileUri(uri);
+      if (requested === undefined) return undefined;
+      return watchPath(await ctx.policy.resolveReadable(requested), changed, { depth: 0 });
+    },
+    // A watcher is shared by the sessions subscribed to it; each must be allowed the path.
+    async canWatch(uri, ctx) {
+      const requested = pathOfFileUri(uri);
+      return requested !== undefined && (await ctx.policy.resolveReadable(requested).then(() => true, () => false));
     },
     describeError: (error) => (error instanceof FsError ? error.message : undefined),
     pageSize: options.pageSize,

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { connectInMemory, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { createFilesystemServer } from './server.js';
 import { open, sleep, type Session } from './test-support.js';
 
 let tree: TempTree;
@@ -83,5 +84,28 @@ describe('subscriptions', () => {
     await session.client.close();
     await sleep(50);
     expect(session.server.watchedCount()).toBe(0);
+  });
+});
+
+// A watcher is shared by the sessions subscribed to its URI; each session is checked
+// against its own roots, so none hears of changes to a file outside them.
+describe('subscriptions across sessions of one server', () => {
+  it('do not tell a session about a file outside its roots because another session watches it', async () => {
+    const server = createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' });
+    const owner = await connectInMemory(server, { roots: [{ uri: uri(tree.dir) }] });
+    const narrow = await connectInMemory(server, { roots: [{ uri: uri(tree.path('dir')) }] });
+    try {
+      const target = uri(tree.path('watched.txt'));
+      await owner.client.subscribeResource({ uri: target });
+      await narrow.client.subscribeResource({ uri: target });
+      await appendFile(tree.path('watched.txt'), 'changed\n');
+      await owner.waitForNotification('notifications/resources/updated', (p) => p?.uri === target);
+      await sleep(300);
+      expect(narrow.notifications.filter((n) => n.method === 'notifications/resources/updated')).toEqual([]);
+    } finally {
+      await owner.close();
+      await narrow.close();
+      await server.close();
+    }
   });
 });

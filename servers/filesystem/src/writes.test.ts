@@ -228,6 +228,16 @@ describe('copy_file', () => {
   });
 });
 
+// Every tool accepts a file:// URI (the form of the resource_links tools return) as a
+// path; move_file and copy_file must take the parent of the path, not of the URI.
+describe('file:// URIs as move/copy sources', () => {
+  it.each(['move_file', 'copy_file'])('%s accepts a file:// URI as source', async (tool) => {
+    session = await open({ dirs: [tree.dir] });
+    await session.ok(tool, { source: `file://${tree.path('a.txt')}`, destination: tree.path('a2.txt') });
+    expect(await read('a2.txt')).toBe('A\n');
+  });
+});
+
 describe('create_directory', () => {
   it('creates nested directories and is idempotent', async () => {
     session = await open({ dirs: [tree.dir] });
