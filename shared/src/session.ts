@@ -24,7 +24,7 @@ import type { SubscriptionHub } from './subscriptions.js';
 import type { Logger } from './logging.js';
 import { levelAtLeast } from './logging.js';
 import { registeredKinds, type Definitions, type Registry } from './registry.js';
-import { decodeCursor, encodeCursor, paginateArray, paginateStream, paginateStreams } from './pagination.js';
+import { decodeCursor, encodeCursor, paginateArray, paginateStream, paginateStreams, type Page } from './pagination.js';
 import { capCompletions } from './completions.js';
 import { describeZodError } from './json-schema.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, resourceNotFound } from './errors.js';
@@ -256,7 +256,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       async (request) => {
         const { description } = await options.registry();
         const page = paginateArray('tools/list', description.tools, request.params?.cursor, pageSize);
-        return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return listResult('tools', page);
       },
     );
     on(
@@ -298,7 +298,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       async (request) => {
         const { description } = await options.registry();
         const page = paginateArray('prompts/list', description.prompts, request.params?.cursor, pageSize);
-        return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return listResult('prompts', page);
       },
     );
     on(
@@ -327,7 +327,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
             .map(({ definition }) => (after: string | undefined) => definition.list!(after, ctx)),
         ];
         const page = await paginateStreams('resources/list', sources, (r) => r.uri, request.params?.cursor, pageSize);
-        return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return listResult('resources', page);
       },
     );
     on(
@@ -335,7 +335,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       async (request) => {
         const { description } = await options.registry();
         const page = paginateArray('resources/templates/list', description.templates, request.params?.cursor, pageSize);
-        return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+        return listResult('resourceTemplates', page);
       },
     );
     on(
@@ -438,6 +438,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       await sdk.close();
     },
   };
+}
+
+/** A page of a list as the protocol answers it: `nextCursor` only when more follow. */
+function listResult<K extends string, T>(key: K, page: Page<T>): Record<K, T[]> & { nextCursor?: string } {
+  return { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } as Record<K, T[]> & { nextCursor?: string };
 }
 
 /** Template variables, percent-decoded; undefined when the URI does not match. */

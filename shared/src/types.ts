@@ -40,15 +40,9 @@ export interface AudioContent {
   annotations?: Annotations;
 }
 
-export interface ResourceLink {
+/** A link to a resource inside a result: the same fields as a listed resource. */
+export interface ResourceLink extends ResourceInfo {
   type: 'resource_link';
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
 }
 
 export type TextResourceContents = { uri: string; mimeType?: string; text: string };

@@ -5,7 +5,7 @@ import { commandRunner, interleave, serverRunner } from './interleave.js';
 import type { Maker, Timed } from './interleave.js';
 import { countItems } from './servers.js';
 import type { Launch, ToolSet } from './servers.js';
-import type { StdioServer } from './stdio-driver.js';
+import type { StdioServer, ToolCallResult } from './stdio-driver.js';
 import type { Sample } from './stats.js';
 import { GREP_TOKEN } from './tree.js';
 
@@ -44,43 +44,40 @@ function maker(
   return () => serverRunner(c.launch, tool.name, (server) => op(server, c.tools));
 }
 
+/** Calls a tool page by page, following its cursor, and adds up what each page cost. */
+async function allPages(
+  server: StdioServer,
+  name: string,
+  args: (cursor: string | undefined) => Record<string, unknown>,
+  nextCursor: (result: ToolCallResult) => string | undefined,
+) {
+  const total = { ms: 0, pages: 0, totalBytes: 0, largestResponseBytes: 0, items: 0, truncated: false };
+  let cursor: string | undefined;
+  do {
+    const reply = await server.callTool(name, args(cursor), TREE_TIMEOUT_MS);
+    total.ms += reply.ms;
+    total.pages++;
+    total.totalBytes += reply.bytes;
+    total.largestResponseBytes = Math.max(total.largestResponseBytes, reply.bytes);
+    total.items += countItems(reply.tool);
+    // A server that caps without offering a cursor says so; then the answer is incomplete.
+    total.truncated ||= reply.tool.structuredContent?.truncated === true && !nextCursor(reply.tool);
+    cursor = nextCursor(reply.tool);
+  } while (cursor && total.pages < MAX_PAGES);
+  return total;
+}
+
 /** Every match, following cursors when the server pages its results. */
 async function search(server: StdioServer, tools: ToolSet, fx: Fixture): Promise<Timed> {
   const { name, args, nextCursor } = tools.searchFiles;
-  let ms = 0;
-  let pages = 0;
-  let responseBytes = 0;
-  let matches = 0;
-  let cursor: string | undefined;
-  do {
-    const reply = await server.callTool(name, args(fx.treeDir, SEARCH_GLOB, cursor), TREE_TIMEOUT_MS);
-    ms += reply.ms;
-    pages++;
-    responseBytes += reply.bytes;
-    matches += countItems(reply.tool);
-    cursor = nextCursor(reply.tool);
-  } while (cursor && pages < MAX_PAGES);
-  return { ms, extra: { responseBytes, matches, pages } };
+  const { ms, pages, totalBytes, items } = await allPages(server, name, (cursor) => args(fx.treeDir, SEARCH_GLOB, cursor), nextCursor);
+  return { ms, extra: { responseBytes: totalBytes, matches: items, pages } };
 }
 
 /** The whole tree, following cursors when the server pages it. */
 async function tree(server: StdioServer, tools: ToolSet, fx: Fixture): Promise<Timed> {
   const { name, args, nextCursor } = tools.directoryTree;
-  let ms = 0;
-  let pages = 0;
-  let totalBytes = 0;
-  let largestResponseBytes = 0;
-  let truncated = false;
-  let cursor: string | undefined;
-  do {
-    const reply = await server.callTool(name, args(fx.treeDir, cursor), TREE_TIMEOUT_MS);
-    ms += reply.ms;
-    pages++;
-    totalBytes += reply.bytes;
-    largestResponseBytes = Math.max(largestResponseBytes, reply.bytes);
-    truncated ||= reply.tool.structuredContent?.truncated === true;
-    cursor = nextCursor(reply.tool);
-  } while (cursor && pages < MAX_PAGES);
+  const { ms, pages, totalBytes, largestResponseBytes, truncated } = await allPages(server, name, (cursor) => args(fx.treeDir, cursor), nextCursor);
   return { ms, extra: { pages, totalBytes, largestResponseBytes, truncated } };
 }
 

@@ -76,7 +76,7 @@
  * access.ts      allowedDirectories(ceiling, roots), outermost(dirs)
  * entry-path.ts  resolveEntry(policy, requested): { entry, real }
  * file-uri.ts    fileUri(absolute), pathOfFileUri(uri)
- * find.ts        findEntries(root, pattern, { after?, ... }): lazy, resumable search_files
+ * (search.ts)    findEntries(root, pattern, { after?, ... }): lazy, resumable search_files
  * recent-edits.ts createRecentEdits(limit)
  */
 export * from './errors.js';
@@ -99,5 +99,4 @@ export * from './time-slice.js';
 export * from './access.js';
 export * from './entry-path.js';
 export * from './file-uri.js';
-export * from './find.js';
 export * from './recent-edits.js';

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import { FsError } from './errors.js';
 import { walkBatches } from './walk.js';
-import type { EntryType } from './walk.js';
+import type { EntryType, WalkEntry } from './walk.js';
 
 /**
  * search_files: find files and directories by name or glob.
@@ -46,27 +46,45 @@ export interface SearchResult {
 export const DEFAULT_MAX_SEARCH_RESULTS = 10_000;
 
 export async function searchFiles(root: string, pattern: string, options: SearchOptions = {}): Promise<SearchResult> {
-  const matches = compileSearchPattern(pattern);
   const maxResults = options.maxResults ?? DEFAULT_MAX_SEARCH_RESULTS;
   const found: SearchMatch[] = [];
   let scanned = 0;
+  const onProgress = (count: number) => {
+    scanned = count;
+    options.onProgress?.(count);
+  };
+  for await (const entry of findEntries(root, pattern, { ...options, onProgress })) {
+    // Leaving the loop closes the walk (for-await calls its return()).
+    if (found.length === maxResults) return { matches: found, truncated: true, scanned };
+    found.push({ path: entry.path, relative: entry.relative, type: entry.type });
+  }
+  return { matches: found, truncated: false, scanned };
+}
+
+export interface FindOptions extends Omit<SearchOptions, 'maxResults'> {
+  /** Resume strictly after this relative path (the last match of the previous page). */
+  after?: string;
+}
+
+/**
+ * The entries under `root` whose path matches a search_files pattern, lazily and in walk
+ * order, so a caller can take one page and resume later after the last match.
+ */
+export async function* findEntries(root: string, pattern: string, options: FindOptions = {}): AsyncGenerator<WalkEntry> {
+  const matches = compileSearchPattern(pattern);
+  let scanned = 0;
   const batches = walkBatches(root, {
+    after: options.after,
     excludes: options.excludePatterns,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
     signal: options.signal,
   });
   for await (const batch of batches) {
-    for (const entry of batch) {
-      scanned++;
-      if (!matches(entry.relative, entry.name)) continue;
-      // Leaving the loop closes the walk (for-await calls its return()).
-      if (found.length === maxResults) return { matches: found, truncated: true, scanned };
-      found.push({ path: entry.path, relative: entry.relative, type: entry.type });
-    }
+    scanned += batch.length;
     options.onProgress?.(scanned);
+    for (const entry of batch) if (matches(entry.relative, entry.name)) yield entry;
   }
-  return { matches: found, truncated: false, scanned };
 }
 
 /** The predicate for a search pattern, compiled once. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { findEntries } from '../lib/find.js';
+import { findEntries } from '../lib/search.js';
 import { fileUri } from '../lib/file-uri.js';
 import { isWithin } from '../lib/path-policy.js';
 import { throttledProgress } from './progress.js';
