@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { searchFiles } from './search.js';
+import { compileSearchPattern, searchFiles } from './search.js';
 
 let root: string;
 
@@ -78,5 +78,19 @@ describe('searchFiles', () => {
   it('refuses an empty pattern', async () => {
     const error = await searchFiles(root, '  ').catch((e: unknown) => e);
     expect((error as FsError).code).toBe('INVALID_PATTERN');
+  });
+});
+
+describe('compileSearchPattern fast path', () => {
+  it('matches "**/*.ext" and "*.ext" exactly as the glob does', async () => {
+    const { default: picomatch } = await import('picomatch');
+    const paths = ['a.md', '.md', 'x/a.md', 'x/y/b.MD', 'x/y/b.md', 'a.mdx', 'md', 'x/.hidden.md', 'a.md/b.txt'];
+    for (const pattern of ['**/*.md', '*.md', '**/*.test.ts', '*.tar.gz']) {
+      const glob = picomatch(pattern, { dot: true });
+      const fast = compileSearchPattern(pattern);
+      for (const relative of paths) {
+        expect(fast(relative, relative.split('/').pop()!), `${pattern} ~ ${relative}`).toBe(glob(relative));
+      }
+    }
   });
 });
