@@ -9,7 +9,15 @@ import { scenarios } from './scenarios.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const indent = (text: string, pad = '    ') => text.split('\n').map((line) => pad + line).join('\n');
-const clip = (text: string, max = 600) => (text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text);
+/** Long arrays shortened to their first items, so a result fits on a screen. */
+const shorten = (value: unknown): unknown => {
+  if (Array.isArray(value)) {
+    const head = value.slice(0, 3).map(shorten);
+    return value.length > 3 ? [...head, `… ${value.length - 3} more`] : head;
+  }
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
+  return value;
+};
 
 async function tour(folder: string, scenario: (typeof scenarios)[number]) {
   const bin = path.join(repoRoot, 'servers', folder, 'dist/cli.js');
@@ -39,7 +47,7 @@ async function tour(folder: string, scenario: (typeof scenarios)[number]) {
     console.log(bold(`  call ${fixture.call.name} ${JSON.stringify(fixture.call.arguments)}`));
     const result = await connection.client.callTool(fixture.call);
     console.log('    structuredContent:');
-    console.log(indent(clip(JSON.stringify(result.structuredContent, null, 2)), '      '));
+    console.log(indent(JSON.stringify(shorten(result.structuredContent), null, 2), '      '));
     const links = (result.content as { type: string; uri?: string }[]).filter((c) => c.type === 'resource_link');
     console.log(`    links: ${links.map((l) => l.uri).join(', ') || '(none)'}`);
 
