@@ -202,7 +202,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   }
 
   type RequestExtra = Parameters<typeof baseContext>[0];
-  const contextFor = (extra: Parameters<typeof baseContext>[0]) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
+  const contextFor = (extra: RequestExtra) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
 
   /**
    * Registers a handler. The SDK parses params with its schema before calling a handler
@@ -215,32 +215,23 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   ) {
     const method = (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
     const loose = z.object({ method: z.literal(method), params: z.optional(z.unknown()) }).passthrough();
-    sdk.setRequestHandler(
-      loose,
-      guard(async (request, extra) => {
-        const parsed = schema.safeParse(request);
-        if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeZodError(parsed.error as never)}`);
-        return handler(parsed.data, extra as RequestExtra);
-      }) as never,
-    );
+    const run = async (request: unknown, extra: RequestExtra) => {
+      const parsed = schema.safeParse(request);
+      if (!parsed.success) throw invalidParams(`Invalid params for ${method}: ${describeZodError(parsed.error as never)}`);
+      try {
+        return await handler(parsed.data, extra);
+      } catch (error) {
+        // The SDK answers with error.code/message/data; McpError would prefix the message.
+        if (error instanceof ProtocolError || error instanceof McpError) throw error;
+        // A domain error (a missing file for a prompt, say) is the caller's to fix.
+        const described = error instanceof ToolError ? error.message : config.describeError?.(error);
+        if (described !== undefined) throw invalidParams(described);
+        logger.log('error', `${method} failed`, errorMessage(error));
+        throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
+      }
+    };
+    sdk.setRequestHandler(loose, ((request: unknown, extra: RequestExtra) => options.track(() => run(request, extra))) as never);
   }
-
-  const guard =
-    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      options.track(async () => {
-        try {
-          return await handler(...args);
-        } catch (error) {
-          // The SDK answers with error.code/message/data; McpError would prefix the message.
-          if (error instanceof ProtocolError || error instanceof McpError) throw error;
-          // A domain error (a missing file for a prompt, say) is the caller's to fix.
-          const described = error instanceof ToolError ? error.message : config.describeError?.(error);
-          if (described !== undefined) throw invalidParams(described);
-          logger.log('error', 'request failed', errorMessage(error));
-          throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
-        }
-      });
 
   on(
     SetLevelRequestSchema,
@@ -272,7 +263,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         }
         const render = tool.render ?? renderJson;
         const ctx: ToolContext<unknown> & Ext = {
-          ...contextFor(extra as never),
+          ...contextFor(extra),
           result: (structured, content) =>
             structuredResult(structured as Record<string, unknown>, render(structured as never), content),
           error: errorResult,
@@ -308,7 +299,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
         const parsed = prompt.args.safeParse(request.params.arguments ?? {});
         if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
-        return (await prompt.handler(parsed.data, contextFor(extra as never))) as never;
+        return (await prompt.handler(parsed.data, contextFor(extra))) as never;
       },
     );
   }
@@ -317,7 +308,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     on(
       ListResourcesRequestSchema,
       async (request, extra) => {
-        const ctx = contextFor(extra as never);
+        const ctx = contextFor(extra);
         const { description, templates } = await options.registry();
         const fixed: ResourceInfo[] = description.resources;
         const sources = [
@@ -342,7 +333,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       ReadResourceRequestSchema,
       async (request, extra) => {
         const { uri } = request.params;
-        const ctx = contextFor(extra as never);
+        const ctx = contextFor(extra);
         const { resources, templates } = await options.registry();
         const fixed = resources.find((resource) => resource.uri === uri);
         if (fixed) return { contents: await fixed.read(ctx) };
@@ -359,7 +350,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         const { uri } = request.params;
         if (!hub.isSubscribed(id, uri)) {
           const watch = config.watch;
-          const ctx = contextFor(extra as never);
+          const ctx = contextFor(extra);
           const allowed = await Promise.resolve(config.canWatch?.(uri, ctx) ?? true).catch(() => false);
           if (!allowed) return {};
           await hub.subscribe(
@@ -397,7 +388,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           completer = template.complete?.[argument.name];
         }
         if (!completer) return { completion: { values: [], total: 0, hasMore: false } };
-        const values = await completer(argument.value, contextFor(extra as never), {
+        const values = await completer(argument.value, contextFor(extra), {
           arguments: context?.arguments ?? {},
         });
         return { completion: capCompletions(values) };
