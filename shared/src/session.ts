@@ -201,6 +201,23 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     };
   }
 
+  /** The message of a failure the caller can act on (ToolError or a server's domain error). */
+  const describeFailure = (error: unknown): string | undefined =>
+    error instanceof ToolError ? error.message : config.describeError?.(error);
+
+  /** A list answered from the registry's descriptors, a page at a time. */
+  function onList<K extends 'tools' | 'prompts' | 'resourceTemplates'>(
+    schema: typeof ListToolsRequestSchema | typeof ListPromptsRequestSchema | typeof ListResourceTemplatesRequestSchema,
+    key: K,
+    items: (description: Registry<Ext>['description']) => readonly unknown[],
+  ) {
+    const method = methodOf(schema);
+    on(schema, async (request) => {
+      const { description } = await options.registry();
+      return listResult(key, paginateArray(method, items(description), request.params?.cursor, pageSize));
+    });
+  }
+
   type RequestExtra = Parameters<typeof baseContext>[0];
   const contextFor = (extra: RequestExtra) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
 
@@ -213,7 +230,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     schema: S,
     handler: (request: z.output<S>, extra: RequestExtra) => Promise<unknown>,
   ) {
-    const method = (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
+    const method = methodOf(schema);
     const loose = z.object({ method: z.literal(method), params: z.optional(z.unknown()) }).passthrough();
     const run = async (request: unknown, extra: RequestExtra) => {
       const parsed = schema.safeParse(request);
@@ -224,7 +241,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         // The SDK answers with error.code/message/data; McpError would prefix the message.
         if (error instanceof ProtocolError || error instanceof McpError) throw error;
         // A domain error (a missing file for a prompt, say) is the caller's to fix.
-        const described = error instanceof ToolError ? error.message : config.describeError?.(error);
+        const described = describeFailure(error);
         if (described !== undefined) throw invalidParams(described);
         logger.log('error', `${method} failed`, errorMessage(error));
         throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
@@ -242,14 +259,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   );
 
   if (capabilities.tools) {
-    on(
-      ListToolsRequestSchema,
-      async (request) => {
-        const { description } = await options.registry();
-        const page = paginateArray('tools/list', description.tools, request.params?.cursor, pageSize);
-        return listResult('tools', page);
-      },
-    );
+    onList(ListToolsRequestSchema, 'tools', (d) => d.tools);
     on(
       CallToolRequestSchema,
       async (request, extra): Promise<ToolResult> => {
@@ -273,8 +283,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         } catch (error) {
           if (error instanceof ProtocolError) throw error;
           if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
-          if (error instanceof ToolError) return errorResult(error.message);
-          const described = config.describeError?.(error);
+          const described = describeFailure(error);
           if (described !== undefined) return errorResult(described);
           logger.log('error', `${tool.name} failed`, errorMessage(error));
           return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
@@ -284,14 +293,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   }
 
   if (capabilities.prompts) {
-    on(
-      ListPromptsRequestSchema,
-      async (request) => {
-        const { description } = await options.registry();
-        const page = paginateArray('prompts/list', description.prompts, request.params?.cursor, pageSize);
-        return listResult('prompts', page);
-      },
-    );
+    onList(ListPromptsRequestSchema, 'prompts', (d) => d.prompts);
     on(
       GetPromptRequestSchema,
       async (request, extra) => {
@@ -321,14 +323,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         return listResult('resources', page);
       },
     );
-    on(
-      ListResourceTemplatesRequestSchema,
-      async (request) => {
-        const { description } = await options.registry();
-        const page = paginateArray('resources/templates/list', description.templates, request.params?.cursor, pageSize);
-        return listResult('resourceTemplates', page);
-      },
-    );
+    onList(ListResourceTemplatesRequestSchema, 'resourceTemplates', (d) => d.templates);
     on(
       ReadResourceRequestSchema,
       async (request, extra) => {
@@ -429,6 +424,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       await sdk.close();
     },
   };
+}
+
+/** The method name an SDK request schema stands for (its `method` literal). */
+function methodOf(schema: unknown): string {
+  return (schema as { shape: { method: { value: string } } }).shape.method.value;
 }
 
 /** A page of a list as the protocol answers it: `nextCursor` only when more follow. */
