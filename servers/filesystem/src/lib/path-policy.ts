@@ -33,6 +33,11 @@ export interface PathPolicy {
    * intermediate directories are allowed: whether to create them is the caller's call.
    */
   resolveWritable(requested: string): Promise<string>;
+  /**
+   * The allowed directory that holds a resolved path: where .gitignore files stop
+   * applying (a .gitignore above an allowed directory is not the user's to apply).
+   */
+  rootOf(resolved: string): Promise<string | undefined>;
 }
 
 /**
@@ -99,7 +104,11 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     return (await locate(requested)).real;
   }
 
-  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable };
+  async function rootOf(resolved: string): Promise<string | undefined> {
+    return (await allowed()).find((dir) => isWithin(dir, resolved));
+  }
+
+  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
-import { isWithin } from '../lib/path-policy.js';
 import { throttledProgress } from './progress.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
@@ -53,7 +52,7 @@ export const directoryTree = defineTool({
   },
   async handler(args, ctx) {
     const root = await ctx.policy.resolveDirectory(args.path);
-    const boundary = (await ctx.policy.allowed()).find((dir) => isWithin(dir, root));
+    const boundary = await ctx.policy.rootOf(root);
     const result = await buildTree(root, {
       excludePatterns: args.excludePatterns,
       respectGitignore: args.respect_gitignore,

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { grepFiles as grep } from '../lib/grep.js';
 import { fileUri } from '../lib/file-uri.js';
-import { isWithin } from '../lib/path-policy.js';
 import { throttledProgress } from './progress.js';
 
 export const grepFiles = defineTool({
@@ -54,7 +53,7 @@ export const grepFiles = defineTool({
   },
   async handler(args, ctx) {
     const root = await ctx.policy.resolveReadable(args.path);
-    const boundary = (await ctx.policy.allowed()).find((dir) => isWithin(dir, root));
+    const boundary = await ctx.policy.rootOf(root);
     const result = await grep(root, {
       pattern: args.pattern,
       literal: args.literal,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { listDirectory } from '../lib/list-directory.js';
-import { isWithin } from '../lib/path-policy.js';
 import { formatSize } from '../lib/format-size.js';
 
 export const listDirectoryWithSizes = defineTool({
@@ -34,7 +33,7 @@ export const listDirectoryWithSizes = defineTool({
     ].join('\n'),
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);
-    const boundary = (await ctx.policy.allowed()).find((allowed) => isWithin(allowed, dir));
+    const boundary = await ctx.policy.rootOf(dir);
     const listing = await listDirectory(dir, {
       withSizes: true,
       sortBy: args.sortBy,

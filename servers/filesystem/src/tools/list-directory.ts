@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { walk } from '../lib/walk.js';
-import { isWithin } from '../lib/path-policy.js';
 import { fileUri } from '../lib/file-uri.js';
 
 const entryType = z.enum(['file', 'directory', 'symlink', 'other']);
@@ -28,7 +27,7 @@ export const listDirectory = defineTool({
     (out.nextCursor ? `\n(more entries: call again with cursor "${out.nextCursor}")` : ''),
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);
-    const boundary = (await ctx.policy.allowed()).find((allowed) => isWithin(allowed, dir));
+    const boundary = await ctx.policy.rootOf(dir);
     const page = await ctx.page(
       (after) => walk(dir, { after, maxDepth: 1, respectGitignore: args.respect_gitignore, gitignoreBoundary: boundary, signal: ctx.signal }),
       { cursor: args.cursor, keyOf: (entry) => entry.relative },

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { findEntries } from '../lib/search.js';
 import { fileUri } from '../lib/file-uri.js';
-import { isWithin } from '../lib/path-policy.js';
 import { throttledProgress } from './progress.js';
 
 const MAX_LINKS = 100;
@@ -33,7 +32,7 @@ export const searchFiles = defineTool({
     (out.nextCursor ? `\n(more matches: call again with cursor "${out.nextCursor}")` : ''),
   async handler(args, ctx) {
     const root = await ctx.policy.resolveDirectory(args.path);
-    const boundary = (await ctx.policy.allowed()).find((dir) => isWithin(dir, root));
+    const boundary = await ctx.policy.rootOf(root);
     const onProgress = throttledProgress(ctx, 'search_files');
     const page = await ctx.page(
       (after) =>
