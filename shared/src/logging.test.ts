@@ -72,6 +72,18 @@ describe('logging/setLevel and notifications/message', () => {
     ]);
   });
 
+  it('reports each tool call and its duration at debug level', async () => {
+    const connection = await connect(setup());
+    await connection.client.setLoggingLevel('debug');
+    await connection.client.callTool({ name: 'chatty', arguments: { tag: 'timed' } });
+    await connection.client.ping();
+    const done = connection.notifications
+      .filter((n) => n.method === 'notifications/message')
+      .map((n) => (n.params as { data: unknown }).data)
+      .filter((data) => typeof data === 'string' && /^chatty done in \d+ ms$/.test(data));
+    expect(done).toHaveLength(1);
+  });
+
   it("sends only messages at or above the session's level", async () => {
     const connection = await connect(setup());
     await connection.client.setLoggingLevel('debug');

@@ -278,8 +278,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
             structuredResult(structured as Record<string, unknown>, render(structured as never), content),
           error: errorResult,
         };
+        const started = performance.now();
         try {
-          return await tool.handler(parsed.data, ctx as never);
+          const result = await tool.handler(parsed.data, ctx as never);
+          log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
+          return result;
         } catch (error) {
           if (error instanceof ProtocolError) throw error;
           if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
