@@ -3,6 +3,7 @@ import { LOG_LEVELS } from './types.js';
 import { createStderrLogger, type Logger } from './logging.js';
 import type { McpServer } from './server.js';
 import { serveStdio } from './transports/stdio.js';
+import { onShutdownSignal } from './transports/shutdown.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 
 /** The flags every server takes (ARCHITECTURE.md section 2, "CLI conventions"). */
@@ -201,8 +202,7 @@ export async function runCli<Shape extends z.ZodRawShape>(
     return;
   }
   const { serveHttp } = await import('./transports/http.js');
-  const { onShutdownSignal } = await import('./transports/shutdown.js');
-  const handle = await serveHttp(server, {
+  const listening = serveHttp(server, {
     host: options.host,
     port: options.port,
     authToken: options.authToken,
@@ -211,8 +211,11 @@ export async function runCli<Shape extends z.ZodRawShape>(
     process.stderr.write(`${spec.name}: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
     process.exit(1);
   });
+  // Installed before the server announces its address, so a signal sent as soon as the
+  // address appears already finds the handler.
   onShutdownSignal(async () => {
-    await handle.close();
+    await (await listening).close();
     process.exit(0);
   });
+  await listening;
 }
