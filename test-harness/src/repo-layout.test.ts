@@ -33,6 +33,18 @@ describe('repository layout', () => {
     }
   });
 
+  it('bundles each server bin into one file that needs only Node built-ins', () => {
+    for (const dir of serverDirs(repoRoot)) {
+      const bin = path.join(dir, 'dist/cli.js');
+      const code = readFileSync(bin, 'utf8');
+      expect(code.startsWith('#!/usr/bin/env node'), path.basename(dir)).toBe(true);
+      const specifiers = [...code.matchAll(/(?:(?<!["'\w])from\s*|\bimport\(\s*|\brequire\(\s*)["']([^"']+)["']/g)].map((m) => m[1]);
+      expect(specifiers.filter((s) => !s.startsWith('node:')), path.basename(dir)).toEqual([]);
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      expect(pkg.dependencies ?? {}, `${path.basename(dir)}: runtime code is bundled, so npx installs nothing more`).toEqual({});
+    }
+  });
+
   it('imports the MCP SDK only inside shared/', () => {
     const offenders: string[] = [];
     for (const top of ['servers', 'test-harness', 'scripts']) {
