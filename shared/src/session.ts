@@ -408,6 +408,14 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     await current;
     log('info', 'client roots changed');
     if (capabilities.resources) send('notifications/resources/list_changed', {});
+    // Subscriptions the new roots no longer allow stop reporting changes.
+    if (config.canWatch) {
+      const ctx = contextFor({ signal: sessionAbort.signal, sendNotification: async () => undefined });
+      for (const uri of hub.subscriptionsOf(id)) {
+        const allowed = await Promise.resolve(config.canWatch(uri, ctx)).catch(() => false);
+        if (!allowed) await hub.unsubscribe(id, uri);
+      }
+    }
     config.onRootsChanged?.(info);
   });
 

@@ -73,8 +73,7 @@ export function createSubscriptionHub(options: { debounceMs: number; logger: Log
     },
 
     async dropSession(sessionId: string): Promise<void> {
-      const uris = [...watched].filter(([, entry]) => entry.subscribers.has(sessionId)).map(([uri]) => uri);
-      await Promise.all(uris.map((uri) => this.unsubscribe(sessionId, uri)));
+      await Promise.all(this.subscriptionsOf(sessionId).map((uri) => this.unsubscribe(sessionId, uri)));
     },
 
     /** For changes the server makes itself (or learns of without a watcher). */
@@ -83,6 +82,11 @@ export function createSubscriptionHub(options: { debounceMs: number; logger: Log
     /** How many URIs are watched right now (tests and diagnostics). */
     watchedCount(): number {
       return watched.size;
+    },
+
+    /** The URIs a session is subscribed to. */
+    subscriptionsOf(sessionId: string): string[] {
+      return [...watched].filter(([, entry]) => entry.subscribers.has(sessionId)).map(([uri]) => uri);
     },
 
     isSubscribed(sessionId: string, uri: string): boolean {

@@ -108,4 +108,25 @@ describe('subscriptions across sessions of one server', () => {
       await server.close();
     }
   });
+
+  it('stop telling a session about a file once its roots no longer include it', async () => {
+    const server = createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' });
+    const session = await connectInMemory(server, { roots: [{ uri: uri(tree.dir) }] });
+    try {
+      const target = uri(tree.path('watched.txt'));
+      await session.client.subscribeResource({ uri: target });
+      expect(server.watchedCount()).toBe(1);
+      await session.setRoots([{ uri: uri(tree.path('dir')) }]);
+      await session.waitForNotification('notifications/resources/list_changed');
+      await sleep(100);
+      expect(server.watchedCount()).toBe(0);
+      const before = session.notifications.length;
+      await appendFile(tree.path('watched.txt'), 'changed after narrowing\n');
+      await sleep(400);
+      expect(session.notifications.slice(before).filter((n) => n.method === 'notifications/resources/updated')).toEqual([]);
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
 });
