@@ -1,6 +1,6 @@
 // resources/subscribe fires notifications/resources/updated when a file (or a directory's
 // entries) change on disk, made by another process; only subscribed paths are watched.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { connectInMemory, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
@@ -118,8 +118,7 @@ describe('subscriptions across sessions of one server', () => {
       expect(server.watchedCount()).toBe(1);
       await session.setRoots([{ uri: uri(tree.path('dir')) }]);
       await session.waitForNotification('notifications/resources/list_changed');
-      await sleep(100);
-      expect(server.watchedCount()).toBe(0);
+      await vi.waitFor(() => expect(server.watchedCount()).toBe(0), { timeout: 5_000 });
       const before = session.notifications.length;
       await appendFile(tree.path('watched.txt'), 'changed after narrowing\n');
       await sleep(400);
