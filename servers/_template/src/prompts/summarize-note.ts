@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { filterByPrefix } from '@mcp-reference/shared';
 import { definePrompt } from '../context.js';
-import { listNotes, readNote } from '../lib/notes.js';
+import { completeNoteName } from '../complete-note-name.js';
+import { readNote } from '../lib/notes.js';
 import { noteUri } from '../lib/notes-uri.js';
 
 export const summarizeNote = definePrompt({
@@ -13,11 +14,7 @@ export const summarizeNote = definePrompt({
     style: z.string().optional().describe('bullet points or prose'),
   }),
   complete: {
-    async name(typed, ctx) {
-      const names: string[] = [];
-      for await (const note of listNotes(ctx.dir)) names.push(note.name);
-      return filterByPrefix(names, typed);
-    },
+    name: completeNoteName,
     style: (typed) => filterByPrefix(['bullet points', 'prose'], typed),
   },
   async handler({ name, style }, ctx) {

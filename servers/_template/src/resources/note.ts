@@ -1,5 +1,6 @@
-import { resourceNotFound, filterByPrefix } from '@mcp-reference/shared';
+import { resourceNotFound } from '@mcp-reference/shared';
 import { defineResourceTemplate } from '../context.js';
+import { completeNoteName } from '../complete-note-name.js';
 import { listNotes, readNote, assertNoteName, NoteError } from '../lib/notes.js';
 import { NOTE_TEMPLATE, noteNameFromUri, noteUri } from '../lib/notes-uri.js';
 
@@ -10,11 +11,7 @@ export const noteTemplate = defineResourceTemplate({
   description: 'One note, as Markdown. Subscribe to hear when it changes on disk.',
   mimeType: 'text/markdown',
   complete: {
-    async name(typed, ctx) {
-      const names: string[] = [];
-      for await (const note of listNotes(ctx.dir)) names.push(note.name);
-      return filterByPrefix(names, typed);
-    },
+    name: completeNoteName,
   },
   async *list(after, ctx) {
     const afterName = after === undefined ? undefined : noteNameFromUri(after);
