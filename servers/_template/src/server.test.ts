@@ -66,6 +66,24 @@ describe('template server', () => {
     expect(seen).toEqual(['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
   });
 
+  it('answers summarize_note for a missing or invalid note with -32602 and a message', async () => {
+    notes = await makeTempTree({ 'a.md': 'x' });
+    connection = await connectInMemory(createTemplateServer({ dirs: [notes.dir], logLevel: 'error' }));
+    for (const [name, message] of [['missing', /no note named "missing"/], ['../escape', /Invalid note name/]] as const) {
+      const error = await connection.client.getPrompt({ name: 'summarize_note', arguments: { name } }).catch((e) => e);
+      expect(error.code, name).toBe(-32602);
+      expect(error.message, name).toMatch(message);
+    }
+  });
+
+  it('tells the model why a note name was refused', async () => {
+    notes = await makeTempTree({});
+    connection = await connectInMemory(createTemplateServer({ dirs: [notes.dir], logLevel: 'error' }));
+    const result = await connection.client.callTool({ name: 'add_note', arguments: { name: '../x', text: 'x' } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toMatch(/^Invalid note name "\.\.\/x": use 1-100 letters/);
+  });
+
   it('completes the optional style argument of summarize_note', async () => {
     notes = await makeTempTree({ 'a.md': 'x' });
     connection = await connectInMemory(createTemplateServer({ dirs: [notes.dir], logLevel: 'error' }));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createServer, watchPath, type Logger, type McpServer } from '@mcp-reference/shared';
 import type { NotesContext } from './context.js';
 import { noteNameFromUri } from './lib/notes-uri.js';
-import { notePath } from './lib/notes.js';
+import { NoteError, notePath } from './lib/notes.js';
 import type { TemplateOptions } from './options.js';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -34,6 +34,8 @@ export function createTemplateServer(options: CreateTemplateServerOptions): McpS
       if (name === undefined) return undefined;
       return watchPath(notePath(dir, name), changed);
     },
+    // Note errors (a bad name) are the caller's to fix: they become messages, not crashes.
+    describeError: (error) => (error instanceof NoteError ? error.message : undefined),
     useRoots: false,
     pageSize: options.pageSize,
     logLevel: options.logLevel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolError } from '@mcp-reference/shared';
 import { filterByPrefix } from '@mcp-reference/shared';
 import { definePrompt } from '../context.js';
 import { completeNoteName } from '../complete-note-name.js';
@@ -18,7 +19,8 @@ export const summarizeNote = definePrompt({
     style: (typed) => filterByPrefix(['bullet points', 'prose'], typed),
   },
   async handler({ name, style }, ctx) {
-    const text = (await readNote(ctx.dir, name)) ?? '';
+    const text = await readNote(ctx.dir, name);
+    if (text === undefined) throw new ToolError(`There is no note named "${name}". Complete the name, or list the notes with resources/list.`);
     return {
       description: `Summarise note ${name}`,
       messages: [
