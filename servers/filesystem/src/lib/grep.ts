@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FsError, toFsError } from './errors.js';
+import { looksBinary } from './mime.js';
 import { createTimeSlicer } from './time-slice.js';
 import { compileGlobs, walkBatches } from './walk.js';
 import type { WalkEntry } from './walk.js';
@@ -71,7 +72,6 @@ export interface GrepResult {
 export const DEFAULT_MAX_GREP_RESULTS = 200;
 export const DEFAULT_MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
 
-const BINARY_SNIFF_BYTES = 8192;
 const MAX_LISTED_SKIPS = 100;
 
 export async function grepFiles(root: string, options: GrepOptions): Promise<GrepResult> {
@@ -96,7 +96,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     if (data === 'too large') return note(result.skipped.tooLarge, entry.path);
     if (data === 'unreadable') return note(result.skipped.unreadable, entry.path);
     result.filesScanned++;
-    if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    if (looksBinary(data)) {
       result.skipped.binary++;
       return true;
     }

@@ -92,3 +92,8 @@ export function isTextMime(mimeType: string): boolean {
   const base = mimeType.split(';')[0].trim().toLowerCase();
   return base.startsWith('text/') || TEXT_APPLICATION_TYPES.has(base) || base.endsWith('+json') || base.endsWith('+xml');
 }
+
+/** A NUL byte in the first 8 KB: the test git and grep use to call content binary. */
+export function looksBinary(data: Uint8Array): boolean {
+  return data.subarray(0, 8192).includes(0);
+}

@@ -8,7 +8,7 @@ import { isWithin } from '../lib/path-policy.js';
 import { FsError } from '../lib/errors.js';
 import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { completePath } from '../complete-path.js';
-import { mimeTypeOf, isTextMime } from '../lib/mime.js';
+import { mimeTypeOf, isTextMime, looksBinary } from '../lib/mime.js';
 
 export const fileTemplate = defineResourceTemplate({
   uriTemplate: 'file:///{+path}',
@@ -59,7 +59,7 @@ export const fileTemplate = defineResourceTemplate({
     const handle = await open(real, 'r');
     try {
       const data = await handle.readFile();
-      if (isTextMime(mimeType) || (!mimeType.startsWith('image/') && !mimeType.startsWith('audio/') && looksLikeText(data))) {
+      if (isTextMime(mimeType) || (!mimeType.startsWith('image/') && !mimeType.startsWith('audio/') && !looksBinary(data))) {
         return [{ uri, mimeType: mimeType === 'application/octet-stream' ? 'text/plain' : mimeType, text: data.toString('utf8') }];
       }
       return [{ uri, mimeType, blob: data.toString('base64') }];
@@ -68,8 +68,3 @@ export const fileTemplate = defineResourceTemplate({
     }
   },
 });
-
-/** No NUL byte in the first 8 KB: the same test git and grep use. */
-function looksLikeText(data: Buffer): boolean {
-  return !data.subarray(0, 8192).includes(0);
-}
