@@ -8,12 +8,12 @@ import { isWithin, realpathAllowedDirs } from './path-policy.js';
  * so a root that is a symlink into the ceiling is judged by where it leads.
  */
 export async function allowedDirectories(ceiling: readonly string[], roots: readonly Root[] | undefined): Promise<string[]> {
-  if (roots === undefined || roots.length === 0) return narrowScopes(ceiling, undefined, isWithin);
+  if (roots === undefined || roots.length === 0) return narrowScopes(ceiling, undefined);
   const usable = (await realpathAllowedDirs(rootPaths(roots) ?? [])).directories;
   // Roots the client named but that cannot be used (missing, not local files) narrow
   // access to nothing; falling back to the ceiling would widen what the client asked for.
   if (usable.length === 0) return [];
-  return narrowScopes(ceiling, usable, isWithin);
+  return narrowScopes(ceiling, usable);
 }
 
 /** Drops directories inside another allowed one, so a walk over all of them lists each file once. */

@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWithinPath } from '@mcp-reference/shared';
 import { FsError, errnoCode, toFsError } from './errors.js';
 
 /**
@@ -113,12 +114,9 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
 
 /**
  * True when `child` is `parent` or inside it, comparing whole path segments, so
- * `/data` does not contain `/data-evil`. Both must be absolute and normalized.
+ * `/data` does not contain `/data-evil`. The base's rule, the same one roots use.
  */
-export function isWithin(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+export const isWithin = isWithinPath;
 
 export interface AllowedDirs {
   /** Absolute real paths of existing directories, deduplicated, in the given order. */
