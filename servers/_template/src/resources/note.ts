@@ -1,4 +1,4 @@
-import { resourceNotFound } from '@mcp-reference/shared';
+import { resourceNotFound, textContents } from '@mcp-reference/shared';
 import { defineResourceTemplate } from '../context.js';
 import { completeNoteName } from '../complete-note-name.js';
 import { listNotes, readNote, assertNoteName, NoteError } from '../lib/notes.js';
@@ -28,6 +28,6 @@ export const noteTemplate = defineResourceTemplate({
     }
     const text = await readNote(ctx.dir, name);
     if (text === undefined) throw resourceNotFound(uri, 'List notes with resources/list.');
-    return [{ uri, mimeType: 'text/markdown', text }];
+    return [textContents(uri, text, 'text/markdown')];
   },
 });

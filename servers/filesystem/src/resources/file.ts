@@ -1,6 +1,6 @@
-import { stat, open } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { resourceNotFound, invalidParams } from '@mcp-reference/shared';
+import { blobContents, invalidParams, resourceNotFound, textContents } from '@mcp-reference/shared';
 import { defineResourceTemplate } from '../context.js';
 import { walkFiles } from '../lib/walk.js';
 import { outermost } from '../lib/access.js';
@@ -56,15 +56,10 @@ export const fileTemplate = defineResourceTemplate({
       );
     }
     const mimeType = mimeTypeOf(real);
-    const handle = await open(real, 'r');
-    try {
-      const data = await handle.readFile();
-      if (isTextMime(mimeType) || (!mimeType.startsWith('image/') && !mimeType.startsWith('audio/') && !looksBinary(data))) {
-        return [{ uri, mimeType: mimeType === 'application/octet-stream' ? 'text/plain' : mimeType, text: data.toString('utf8') }];
-      }
-      return [{ uri, mimeType, blob: data.toString('base64') }];
-    } finally {
-      await handle.close();
+    const data = await readFile(real);
+    if (isTextMime(mimeType) || (!mimeType.startsWith('image/') && !mimeType.startsWith('audio/') && !looksBinary(data))) {
+      return [textContents(uri, data.toString('utf8'), mimeType === 'application/octet-stream' ? 'text/plain' : mimeType)];
     }
+    return [blobContents(uri, data, mimeType)];
   },
 });
