@@ -4,13 +4,14 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { launchArgs } from '../src/launch-args.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -91,39 +92,6 @@ export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
   'prompts-get-embedded-resource': `${FIXTURE} prompt test_prompt_with_embedded_resource`,
   'prompts-get-with-image': `${FIXTURE} prompt test_prompt_with_image`,
 };
-
-/**
- * Extra command-line arguments per server (keyed by folder name under servers/), given a fresh
- * temporary directory the fixture may fill. Servers not listed get no extra arguments.
- */
-const FIXTURES: Record<string, (dir: string) => Promise<string[]>> = {
-  // A notes server over a directory: the directory of notes is its positional argument.
-  _template: async (dir) => {
-    await writeFiles(dir, {
-      'welcome.md': '# Welcome\n\nThis is the first note.\n',
-      'shopping.md': '# Shopping\n\n- milk\n- bread\n',
-      'ideas.md': '# Ideas\n\nWrite a conformance runner.\n',
-    });
-    return [dir];
-  },
-  // The filesystem server: the allowed directory is its positional argument.
-  filesystem: async (dir) => {
-    await writeFiles(dir, {
-      'hello.txt': 'Hello, world!\n',
-      'notes/todo.md': '# Todo\n\n- test\n',
-      'data/numbers.json': '[1, 2, 3]\n',
-    });
-    return [dir];
-  },
-};
-
-async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
-  for (const [rel, text] of Object.entries(files)) {
-    const file = join(root, rel);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
-}
 
 /** The repository root: the nearest parent of this module holding pnpm-workspace.yaml. */
 export function repoRoot(): string {
@@ -411,7 +379,7 @@ export async function runConformance(serverDir: string, opts: ConformanceOptions
   const results: ScenarioResult[] = [];
   let server: RunningServer | undefined;
   try {
-    const args = (await FIXTURES[name]?.(fixtureDir)) ?? [];
+    const args = await launchArgs(name, fixtureDir);
     server = await startServer(dir, args, opts.startTimeoutMs ?? 15_000);
     log(`conformance: ${name} listening at ${server.url}${args.length ? ` (args: ${args.join(' ')})` : ''}`);
     const caps = await probeCapabilities(server.url);

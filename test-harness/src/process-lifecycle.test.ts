@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serverDirs } from './template-files.js';
 import { spawnHttpServer } from './clients.js';
 import { makeTempTree, type TempTree } from './fixtures/temp-tree.js';
+import { launchArgs } from './launch-args.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,16 +24,18 @@ function exitOf(child: ChildProcess, timeoutMs = 5_000): Promise<{ code: number 
 }
 
 /** Every built server ends cleanly, whichever way it is asked to (ARCHITECTURE.md section 2). */
-describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(dir, 'dist/cli.js')]))('%s process', (_name, bin) => {
+describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(dir, 'dist/cli.js')]))('%s process', (name, bin) => {
   let dir: TempTree;
+  let args: string[];
   beforeAll(async () => {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
-    dir = await makeTempTree({ 'a.md': 'a\n' });
+    dir = await makeTempTree({});
+    args = await launchArgs(name, dir.dir);
   });
   afterAll(() => dir?.cleanup());
 
   it('exits 0 on SIGTERM while serving HTTP, and stops listening', async () => {
-    const server = await spawnHttpServer(bin, [dir.dir]);
+    const server = await spawnHttpServer(bin, args);
     const exited = exitOf(server.child);
     server.child.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
@@ -40,7 +43,7 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
   });
 
   it('exits 0 on SIGINT in stdio mode', async () => {
-    const child = spawn(process.execPath, [bin, dir.dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     await new Promise((resolve) => child.stderr!.once('data', resolve)); // the "serving on stdio" line
     const exited = exitOf(child);
     child.kill('SIGINT');
@@ -48,7 +51,7 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
   });
 
   it('exits 0 when the client closes stdin', async () => {
-    const child = spawn(process.execPath, [bin, dir.dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     await new Promise((resolve) => child.stderr!.once('data', resolve));
     const exited = exitOf(child);
     child.stdin!.end();
