@@ -27,6 +27,7 @@ export {
 } from './results.js';
 export { toJsonSchema, describeZodError, type JsonSchema } from './json-schema.js';
 export { watchPath } from './watch-path.js';
+export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
 export { createSubscriptionHub, type SubscriptionHub } from './subscriptions.js';
 export { runCli, parseArgs, helpText, commonOptions, UsageError, type CliSpec, type ParsedOptions, type CommonOptions } from './cli.js';
 export { renderDocsTable } from './docs-table.js';
