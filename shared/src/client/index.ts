@@ -21,6 +21,8 @@ export interface ClientOptions {
   roots?: Root[];
   /** Declares elicitation and answers each request with this. */
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Time limit of the initialize request (the SDK's default is 60 s; `npx` may install first). */
+  connectTimeoutMs?: number;
 }
 
 /** A connected SDK client plus what tests and tools need around it. */
@@ -61,7 +63,7 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
     const elicit = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message) as never);
   }
-  await client.connect(transport);
+  await client.connect(transport, options.connectTimeoutMs ? { timeout: options.connectTimeoutMs } : undefined);
   return {
     client,
     notifications,
