@@ -1,0 +1,42 @@
+/** How a response body is turned into something a model reads. */
+export type ContentKind = 'html' | 'text' | 'image' | 'pdf' | 'binary';
+
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export function charsetOf(contentType: string | undefined): string | undefined {
+  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+}
+
+export function kindOf(contentType: string | undefined, body: Buffer): ContentKind {
+  const type = mediaType(contentType);
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type === 'application/pdf') return 'pdf';
+  if (type.startsWith('image/') && type !== 'image/svg+xml') return 'image';
+  if (
+    type.startsWith('text/') ||
+    type === 'image/svg+xml' ||
+    /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|graphql|ld\+json|rss\+xml|atom\+xml)$/.test(type) ||
+    /\+(json|xml)$/.test(type)
+  ) {
+    return 'text';
+  }
+  // No or a vague type: look at the bytes.
+  const head = body.subarray(0, 1024);
+  if (head.includes(0)) return body.subarray(0, 5).toString('latin1') === '%PDF-' ? 'pdf' : 'binary';
+  const start = head.toString('utf8').trimStart().slice(0, 100).toLowerCase();
+  if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'html';
+  return 'text';
+}
+
+/** Decodes with the declared charset (or a <meta charset> in the first bytes), else UTF-8. */
+export function decodeBody(body: Buffer, contentType: string | undefined, kind: ContentKind): string {
+  let charset = charsetOf(contentType);
+  if (!charset && kind === 'html') charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}

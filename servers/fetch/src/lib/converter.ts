@@ -1,0 +1,190 @@
+// Parsing and converting a multi-megabyte page takes hundreds of milliseconds of CPU, and
+// pathological HTML can take far longer: done on the event loop it would delay a ping and
+// every other session (ARCHITECTURE.md section 2, "Limits"). So pages above a small size
+// are converted in a worker thread, which a timeout or a cancellation terminates.
+//
+// The published bin is one bundled file with the libraries inlined, so a worker cannot
+// `require` them by path. Instead the CLI passes its own file as the worker entry: the
+// bundle started on a worker thread serves conversions (cli.ts checks `isMainThread`).
+// Without an entry (tests and development, where the source is TypeScript) the worker is
+// an eval'd script that loads the libraries from node_modules by absolute path and runs
+// the same self-contained `convertWith`.
+import { Worker, parentPort } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { FetchError } from './errors.js';
+import type { ConvertInput, Converted } from './html-to-markdown.js';
+
+// Imported on first use: the parser and converter are most of the bundle, and a server
+// that has not converted a page yet should not pay for evaluating them at start-up.
+const engine = () => import('./html-to-markdown.js');
+
+/** workerData marker of a conversion worker started from the bundled CLI. */
+export const CONVERTER_WORKER = 'mcp-server-fetch:converter';
+
+export interface ConverterOptions {
+  /** The bundled CLI file to start as worker (see above); development mode when absent. */
+  workerEntry?: URL;
+  /** Pages up to this many characters are converted inline (they take a few ms). */
+  inlineBelowChars?: number;
+  /** Workers kept (default: 2, at most the number of CPUs). */
+  maxWorkers?: number;
+  /** Heap ceiling of a worker in MB, so pathological HTML cannot exhaust the process. */
+  maxHeapMb?: number;
+}
+
+export interface ConvertOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export interface Converter {
+  convert(input: ConvertInput, options: ConvertOptions): Promise<Converted>;
+  close(): Promise<void>;
+}
+
+type Reply = { id: number; ok: true; value: Converted } | { id: number; ok: false; message: string };
+
+/** Runs in a worker started from the bundle: answers conversion requests until terminated. */
+export function serveConversions(): void {
+  parentPort?.on('message', async ({ id, input }: { id: number; input: ConvertInput }) => {
+    try {
+      const { htmlToMarkdown } = await engine();
+      parentPort!.postMessage({ id, ok: true, value: htmlToMarkdown(input) } satisfies Reply);
+    } catch (error) {
+      parentPort!.postMessage({ id, ok: false, message: String((error as Error)?.message ?? error) } satisfies Reply);
+    }
+  });
+}
+
+async function developmentSource(): Promise<string> {
+  const { convertWith } = await engine();
+  const require = createRequire(import.meta.url);
+  const paths = {
+    linkedom: require.resolve('linkedom'),
+    readability: require.resolve('@mozilla/readability'),
+    turndown: require.resolve('turndown'),
+    gfm: require.resolve('turndown-plugin-gfm'),
+  };
+  return `
+const { parentPort } = require('node:worker_threads');
+const paths = ${JSON.stringify(paths)};
+const libs = {
+  parseHTML: require(paths.linkedom).parseHTML,
+  Readability: require(paths.readability).Readability,
+  TurndownService: require(paths.turndown),
+  gfm: require(paths.gfm).gfm,
+};
+const convertWith = (${convertWith.toString()});
+parentPort.on('message', ({ id, input }) => {
+  try {
+    parentPort.postMessage({ id, ok: true, value: convertWith(libs, input) });
+  } catch (error) {
+    parentPort.postMessage({ id, ok: false, message: String((error && error.message) || error) });
+  }
+});`;
+}
+
+export function createConverter(options: ConverterOptions = {}): Converter {
+  const inlineBelow = options.inlineBelowChars ?? 64 * 1024;
+  const maxWorkers = Math.max(1, Math.min(options.maxWorkers ?? 2, availableParallelism()));
+  const maxHeapMb = options.maxHeapMb ?? 1024;
+  const idle: Worker[] = [];
+  const all = new Set<Worker>();
+  const waiting: ((worker: Worker) => void)[] = [];
+  let source: Promise<string> | undefined;
+  let nextId = 0;
+
+  const spawn = async (): Promise<Worker> => {
+    const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
+    const worker = options.workerEntry
+      ? new Worker(options.workerEntry, { workerData: { [CONVERTER_WORKER]: true }, resourceLimits, stdout: false, stderr: true })
+      : new Worker(await (source ??= developmentSource()), { eval: true, resourceLimits, stderr: true });
+    worker.unref();
+    all.add(worker);
+    worker.on('exit', () => all.delete(worker));
+    worker.on('error', () => undefined);
+    return worker;
+  };
+  let starting = 0;
+  const acquire = async (): Promise<Worker> => {
+    const ready = idle.pop();
+    if (ready) return ready;
+    if (all.size + starting < maxWorkers) {
+      starting++;
+      try {
+        return await spawn();
+      } finally {
+        starting--;
+      }
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = (worker: Worker, healthy: boolean) => {
+    if (!healthy) {
+      all.delete(worker);
+      void worker.terminate();
+    }
+    const next = waiting.shift();
+    if (next) {
+      if (healthy) next(worker);
+      else void spawn().then(next);
+    } else if (healthy) idle.push(worker);
+  };
+
+  return {
+    async convert(input, { signal, timeoutMs }) {
+      if (input.html.length < inlineBelow) return (await engine()).htmlToMarkdown(input);
+      if (signal?.aborted) throw new FetchError('CANCELLED', 'The fetch was cancelled.');
+      const worker = await acquire();
+      if (signal?.aborted) {
+        release(worker, true);
+        throw new FetchError('CANCELLED', 'The fetch was cancelled.');
+      }
+      const id = ++nextId;
+      return new Promise<Converted>((resolve, reject) => {
+        let done = false;
+        const finish = (healthy: boolean, outcome: () => void) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+          release(worker, healthy);
+          outcome();
+        };
+        const onMessage = (reply: Reply) => {
+          if (reply.id !== id) return;
+          finish(true, () => (reply.ok ? resolve(reply.value) : reject(new FetchError('UNSUPPORTED', `The page could not be converted: ${reply.message}`))));
+        };
+        const onError = (error: Error & { code?: string }) =>
+          finish(false, () =>
+            reject(
+              error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                ? new FetchError('TOO_LARGE', 'Converting this page needed more memory than allowed; fetch it with raw: true instead.')
+                : error,
+            ),
+          );
+        const onExit = () => finish(false, () => reject(new FetchError('UNSUPPORTED', 'The page converter stopped unexpectedly.')));
+        const onAbort = () => finish(false, () => reject(new FetchError('CANCELLED', 'The fetch was cancelled.')));
+        const timer = setTimeout(
+          () =>
+            finish(false, () =>
+              reject(new FetchError('TIMEOUT', `Converting the page took longer than ${timeoutMs} ms; fetch it with raw: true instead.`)),
+            ),
+          timeoutMs,
+        );
+        signal?.addEventListener('abort', onAbort, { once: true });
+        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+        worker.postMessage({ id, input });
+      });
+    },
+    async close() {
+      idle.length = 0;
+      await Promise.all([...all].map((worker) => worker.terminate()));
+      all.clear();
+    },
+  };
+}

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { FetchError } from './errors.js';
+import type { Converter } from './converter.js';
+import type { Fetcher, FetchedResponse } from './fetcher.js';
+import { createSizedCache } from './page-cache.js';
+import { createPageIndex, type PageIndex } from './page-index.js';
+import { decodeBody, kindOf, mediaType, type ContentKind } from './content-type.js';
+
+/** A page as a model reads it: the whole converted text, sliced by the caller. */
+export interface Page {
+  url: string;
+  finalUrl: string;
+  status: number;
+  contentType: string;
+  title: string;
+  /** Markdown for HTML (unless raw), the text for text types, empty for images. */
+  content: string;
+  image?: { data: string; mimeType: string };
+  /** The body was cut at the byte cap. */
+  bodyTruncated: boolean;
+  /** Served from the cache without a request, or after a 304. */
+  cached: 'no' | 'fresh' | 'revalidated';
+}
+
+interface Entry {
+  response: Omit<FetchedResponse, 'body' | 'notModified'> & { contentType: string };
+  body: Buffer;
+  kind: ContentKind;
+  hash: string;
+  etag?: string;
+  lastModified?: string;
+  /** Converted forms, by `raw`: computed once per fetched body. */
+  renders: Map<boolean, Promise<Pick<Page, 'title' | 'content' | 'image'>>>;
+}
+
+export interface GetOptions {
+  raw?: boolean;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  manual?: boolean;
+  /** Use a cached copy without asking the server (continuing a page). */
+  preferCache?: boolean;
+  onProgress?: (stage: string, done: number, total?: number) => void;
+}
+
+export interface PageServiceOptions {
+  fetcher: Fetcher;
+  converter: Converter;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  /** URLs listed as resources from the start. */
+  pages?: readonly string[];
+  /** Total bytes of bodies and conversions kept (default 64 MB). */
+  cacheBytes?: number;
+  /** Called when a page joins the resource list. */
+  onListed?: () => void;
+  /** Largest image returned as image content. */
+  maxImageBytes?: number;
+}
+
+export interface PageService {
+  get(url: string, options?: GetOptions): Promise<Page>;
+  readonly index: PageIndex;
+  /** Polls `url` with conditional requests; calls `changed` when its body changes. */
+  watch(url: string, changed: () => void): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+const hashOf = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const headerText = (headers: IncomingHttpHeaders, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export function createPageService(options: PageServiceOptions): PageService {
+  const cache = createSizedCache<Entry>({ maxEntries: 200, maxBytes: options.cacheBytes ?? 64 * 1024 * 1024 });
+  const index = createPageIndex(options.pages ?? []);
+  const maxImageBytes = options.maxImageBytes ?? 2 * 1024 * 1024;
+  // Pages fetched with a caller's headers (credentials, say) are cached apart, never
+  // listed, and never served to a call without the same headers.
+  const keyOf = (url: string, headers: Record<string, string> | undefined) =>
+    headers && Object.keys(headers).length
+      ? `${url}\n${createHash('sha256').update(JSON.stringify(Object.entries(headers).sort())).digest('hex')}`
+      : url;
+
+  const store = (key: string, response: FetchedResponse): Entry => {
+    const contentType = headerText(response.headers, 'content-type') ?? '';
+    const entry: Entry = {
+      response: { url: response.url, finalUrl: response.finalUrl, status: response.status, headers: response.headers, truncated: response.truncated, contentType },
+      body: response.body,
+      kind: kindOf(contentType, response.body),
+      hash: hashOf(response.body),
+      etag: headerText(response.headers, 'etag'),
+      lastModified: headerText(response.headers, 'last-modified'),
+      renders: new Map(),
+    };
+    cache.set(key, entry, response.body.length * 3);
+    return entry;
+  };
+
+  const render = (entry: Entry, raw: boolean, signal: AbortSignal | undefined) => {
+    const kind = entry.kind;
+    const reuse = entry.renders.get(raw && kind === 'html');
+    if (reuse) return reuse;
+    const work = (async (): Promise<Pick<Page, 'title' | 'content' | 'image'>> => {
+      const type = mediaType(entry.response.contentType);
+      if (kind === 'image') {
+        if (entry.response.truncated || entry.body.length > maxImageBytes) {
+          throw new FetchError('TOO_LARGE', `The image at ${entry.response.finalUrl} is larger than ${maxImageBytes} bytes; open it outside the conversation.`);
+        }
+        return { title: '', content: '', image: { data: entry.body.toString('base64'), mimeType: type } };
+      }
+      if (kind === 'pdf') {
+        throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is a PDF; this server does not extract PDF text. Look for an HTML version of the document.`);
+      }
+      if (kind === 'binary') {
+        throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is binary content (${type || 'unknown type'}), which cannot be shown as text.`);
+      }
+      const text = decodeBody(entry.body, entry.response.contentType, kind);
+      if (kind === 'text' || raw) return { title: '', content: text };
+      const converted = await options.converter.convert({ html: text, url: entry.response.finalUrl }, { signal, timeoutMs: options.timeoutMs });
+      return { title: converted.title, content: converted.markdown };
+    })();
+    entry.renders.set(raw && kind === 'html', work);
+    // A failed or cancelled conversion is not kept: the next call tries again.
+    work.catch(() => entry.renders.delete(raw && kind === 'html'));
+    return work;
+  };
+
+  const toPage = async (entry: Entry, raw: boolean, cached: Page['cached'], signal: AbortSignal | undefined): Promise<Page> => {
+    const rendered = await render(entry, raw, signal);
+    return {
+      url: entry.response.url,
+      finalUrl: entry.response.finalUrl,
+      status: entry.response.status,
+      contentType: entry.response.contentType,
+      bodyTruncated: entry.response.truncated,
+      cached,
+      ...rendered,
+    };
+  };
+
+  const service: PageService = {
+    index,
+    async get(url, getOptions = {}) {
+      const key = keyOf(url, getOptions.headers);
+      const raw = getOptions.raw ?? false;
+      const previous = cache.get(key);
+      if (previous && getOptions.preferCache) return toPage(previous, raw, 'fresh', getOptions.signal);
+      const response = await options.fetcher.fetch(url, {
+        headers: getOptions.headers,
+        signal: getOptions.signal,
+        manual: getOptions.manual,
+        conditional: previous && (previous.etag || previous.lastModified)
+          ? { url: previous.response.finalUrl, etag: previous.etag, lastModified: previous.lastModified }
+          : undefined,
+        onBytes: (received, total) => getOptions.onProgress?.('download', received, total),
+      });
+      if (response.notModified && previous) return toPage(previous, raw, 'revalidated', getOptions.signal);
+      if (response.status >= 400) {
+        throw new FetchError('HTTP', `${response.finalUrl} answered HTTP ${response.status}${describeStatus(response.status)}.`);
+      }
+      const entry = store(key, response);
+      if (key === url && response.status < 300 && index.add(url)) options.onListed?.();
+      getOptions.onProgress?.('convert', 0);
+      return toPage(entry, raw, 'no', getOptions.signal);
+    },
+    async watch(url, changed) {
+      let baseline = cache.get(url)?.hash;
+      if (baseline === undefined) {
+        await service.get(url).catch(() => undefined);
+        baseline = cache.get(url)?.hash;
+      }
+      let polling = false;
+      const timer = setInterval(async () => {
+        if (polling) return; // a slow server: never stack polls
+        polling = true;
+        try {
+          await service.get(url);
+          const now = cache.get(url)?.hash;
+          if (now !== undefined && now !== baseline) {
+            baseline = now;
+            changed();
+          }
+        } catch {
+          // Unreachable for now: try again next time.
+        } finally {
+          polling = false;
+        }
+      }, options.pollIntervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    close: () => options.converter.close(),
+  };
+  return service;
+}
+
+function describeStatus(status: number): string {
+  if (status === 401 || status === 403) return ' (access denied; the page may need a login, which can be passed in headers)';
+  if (status === 404 || status === 410) return ' (not found; check the URL)';
+  if (status === 429) return ' (too many requests; try again later)';
+  if (status >= 500) return ' (a server error; try again later)';
+  return '';
+}

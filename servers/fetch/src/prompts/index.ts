@@ -1,0 +1,3 @@
+import { fetchPrompt } from './fetch.js';
+
+export const prompts = [fetchPrompt];

@@ -1,0 +1,3 @@
+import { pageTemplate } from './page.js';
+
+export const templates = [pageTemplate];
