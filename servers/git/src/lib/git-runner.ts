@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import type { Repo } from './repo.js';
+
+/**
+ * Why git failed, in words a model can act on (stderr of git, cleaned). Domain error:
+ * the server turns it into an isError result.
+ */
+export class GitError extends Error {
+  override name = 'GitError';
+}
+
+/**
+ * Settings that stop a repository (an untrusted input) from making git run a program:
+ * hooks, fsmonitor, external diff, pager, editors, signing, ssh, credential helpers,
+ * askpass, and every transport. Command-line `-c` wins over the repository's config.
+ */
+export const SAFE_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.editor=false',
+  'sequence.editor=false',
+  'core.askPass=',
+  'core.sshCommand=false',
+  'core.gitProxy=',
+  'core.attributesFile=/dev/null',
+  'core.untrackedCache=false',
+  'diff.external=',
+  'credential.helper=',
+  'gpg.program=false',
+  'gpg.ssh.program=false',
+  'gpg.x509.program=false',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'tag.forceSignAnnotated=false',
+  'log.showSignature=false',
+  'protocol.allow=never',
+  'submodule.recurse=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'color.ui=false',
+  'i18n.logOutputEncoding=UTF-8',
+].flatMap((setting) => ['-c', setting]);
+
+/**
+ * Per-driver settings cannot be turned off with one key: `filter.<x>.clean` and friends
+ * are named by the repository's own config (and .gitattributes picks them). Each driver
+ * the repository's config defines (`configNames`: keys of local/worktree scope, includes
+ * too) gets its programs blanked on the command line, which git reads as "no filter" /
+ * "no textconv" (convert.c and diff.c skip empty commands). Drivers of the user's own
+ * config (git-lfs, say) are left alone.
+ */
+export function driverOverrides(configNames: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of configNames) {
+    const name = raw.toLowerCase();
+    const match = /^(filter|diff|merge)\.(.+)\.([a-z]+)$/.exec(name);
+    if (!match) continue;
+    const [, section, driver] = match;
+    const key = `${section}.${driver}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // Config names are case-insensitive in section and key, case-sensitive in the subsection:
+    // take the subsection as written.
+    const sub = raw.slice(section.length + 1, raw.length - match[3].length - 1);
+    if (section === 'filter') out.push('-c', `filter.${sub}.clean=`, '-c', `filter.${sub}.smudge=`, '-c', `filter.${sub}.process=`, '-c', `filter.${sub}.required=false`);
+    else if (section === 'diff') out.push('-c', `diff.${sub}.textconv=`, '-c', `diff.${sub}.command=`);
+    else out.push('-c', `merge.${sub}.driver=false`);
+  }
+  return out;
+}
+
+const IDENTITY = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']);
+
+/**
+ * The environment git runs with: none of the caller's GIT_* variables but its identity,
+ * no prompts. The user's own (global and system) config is read: it is trusted, and it
+ * holds user.name/email; what a repository's config may name is overridden by `-c`.
+ */
+export function gitEnv(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  // The caller's identity is kept; GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH and the like are not.
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_') || IDENTITY.has(key)) env[key] = value;
+  Object.assign(env, {
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_EDITOR: 'false',
+    GIT_SEQUENCE_EDITOR: 'false',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PROTOCOL_FROM_USER: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    LC_ALL: 'C',
+    LANG: 'C',
+  });
+  if (repo) {
+    // The repository and work tree we checked, whatever core.worktree in its config says.
+    env.GIT_DIR = repo.gitDir;
+    env.GIT_WORK_TREE = repo.root;
+  }
+  return Object.assign(env, extra);
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Written to git's stdin. */
+  input?: string;
+  /** Stop reading (and kill git) after this many bytes of stdout; the result says `truncated`. */
+  maxBytes?: number;
+  timeoutMs?: number;
+  /** Literal pathspecs: `*` and `:(magic)` in a path are just characters. */
+  literalPathspecs?: boolean;
+  /** Exit codes that are not failures (e.g. 1 for grep "no match"). */
+  okCodes?: readonly number[];
+  /** Called with each stdout chunk (progress reporting). */
+  onData?: (bytes: number) => void;
+  /** Extra `-c` settings (driver overrides). */
+  config?: readonly string[];
+}
+
+export interface RunResult {
+  stdout: Buffer;
+  stderr: string;
+  code: number;
+  truncated: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs git with the safe settings, in `repo` (or none). Arguments are passed as an
+ * array, never through a shell. The child is killed when `signal` aborts, at the time
+ * limit, or once `maxBytes` have been read, so no git process outlives its call.
+ */
+export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new GitError('The call was cancelled.'));
+    const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
+    const child = spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
+      cwd: repo?.root ?? process.cwd(),
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    let stderr = '';
+    let killedFor: string | undefined;
+    const kill = (reason: string) => {
+      if (killedFor === undefined) killedFor = reason;
+      child.kill('SIGKILL');
+    };
+    const onAbort = () => kill('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      const max = options.maxBytes ?? Infinity;
+      if (bytes + chunk.length > max) {
+        chunks.push(chunk.subarray(0, max - bytes));
+        bytes = max;
+        truncated = true;
+        kill('enough');
+        return;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+      options.onData?.(bytes);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(new GitError(`Could not run git: ${error.message}. Is git installed and on PATH?`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (killedFor === 'cancelled') return reject(new GitError('The call was cancelled; git was stopped.'));
+      if (killedFor === 'timeout') {
+        return reject(new GitError(`git took longer than ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s and was stopped. Narrow the request (a path, a smaller count, a line range).`));
+      }
+      const result = { stdout: Buffer.concat(chunks), stderr, code: code ?? -1, truncated };
+      if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return resolve(result);
+      reject(new GitError(describeFailure(stderr, args)));
+    });
+  });
+}
+
+/** git's complaint, with the one failure that needs a human named plainly. */
+export function describeFailure(stderr: string, args: readonly string[]): string {
+  const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git ${args[0] ?? ''} failed`;
+  const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return `The repository is locked by ${lock[1]}: another git process is running, or one crashed and left the lock. ` +
+      'If no git process is running in this repository, remove that file yourself, then call again. (This server never deletes it.)';
+  }
+  return `git ${args[0] ?? ''} failed: ${text}`;
+}

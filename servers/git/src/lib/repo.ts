@@ -1,0 +1,112 @@
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { isWithinPath } from '@mcp-reference/shared';
+
+/** A repository this server may work in, with everything resolved to real paths. */
+export interface Repo {
+  /** The top of the work tree. */
+  root: string;
+  /** The git directory of this work tree (`.git`, or `.git/worktrees/x` for a linked worktree). */
+  gitDir: string;
+  /** Where refs, objects and packed-refs live (the main `.git` for a linked worktree). */
+  commonDir: string;
+  /** Stable, unique name used in resource URIs: `<dir name>-<8 hex of the path>`. */
+  id: string;
+}
+
+/** A request this server refuses, with what to do instead. */
+export class AccessError extends Error {
+  override name = 'AccessError';
+}
+
+export const NO_REPOSITORY =
+  'No repository is configured. Start the server with --repository /path/to/repo (repeatable), ' +
+  'or use a client that provides roots inside a git repository.';
+
+export function repoId(root: string): string {
+  const base = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
+  return `${base}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
+}
+
+/** The nearest ancestor of `dir` (itself included) with a `.git` entry. */
+export async function findRepoRoot(dir: string): Promise<string | undefined> {
+  let current = dir;
+  for (;;) {
+    if (await lstat(path.join(current, '.git')).then(() => true, () => false)) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/**
+ * The repositories a session may use. `ceiling`: the --repository work trees (real paths).
+ * Roots narrow: a root grants each allowed repository that contains it or that it
+ * contains; roots that all lie outside grant nothing. With no ceiling, each root grants
+ * the repository it lies in, or the repositories under it.
+ */
+export async function allowedAreas(ceiling: readonly string[], rootDirs: readonly string[] | undefined): Promise<string[]> {
+  if (rootDirs === undefined || rootDirs.length === 0) return [...new Set(ceiling)];
+  const roots: string[] = [];
+  for (const dir of rootDirs) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real) roots.push(real);
+  }
+  if (ceiling.length === 0) {
+    const areas: string[] = [];
+    for (const root of roots) areas.push((await findRepoRoot(root)) ?? root);
+    return [...new Set(areas)];
+  }
+  return ceiling.filter((repo) => roots.some((root) => isWithinPath(repo, root) || isWithinPath(root, repo)));
+}
+
+/**
+ * Resolves a client's `repo_path` (symlinks included) to the repository that holds it,
+ * inside the allowed areas. A `.git` file (worktree, submodule) or a `commondir` that
+ * leads outside every allowed area is refused: git would otherwise read and write there.
+ */
+export async function resolveRepo(requested: string, areas: readonly string[]): Promise<Repo> {
+  if (areas.length === 0) throw new AccessError(NO_REPOSITORY);
+  if (typeof requested !== 'string' || requested.trim() === '' || requested.includes('\0')) {
+    throw new AccessError('repo_path must be the path of a repository (or a directory inside one).');
+  }
+  const absolute = path.isAbsolute(requested) ? requested : path.resolve(areas[0], requested);
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real === undefined) throw new AccessError(`${requested} does not exist. Allowed repositories: ${areas.join(', ')}`);
+  if (!(await stat(real)).isDirectory()) throw new AccessError(`${requested} is not a directory. Give the path of a repository.`);
+  const inside = (p: string) => areas.some((area) => isWithinPath(area, p));
+  if (!inside(real)) throw new AccessError(`${requested} is outside the allowed repositories: ${areas.join(', ')}`);
+  const root = await findRepoRoot(real);
+  if (root === undefined || !inside(root)) {
+    throw new AccessError(`${requested} is not inside a git repository. Allowed repositories: ${areas.join(', ')}`);
+  }
+  const dotGit = path.join(root, '.git');
+  const info = await lstat(dotGit);
+  let gitDir: string;
+  if (info.isDirectory()) gitDir = await realpath(dotGit);
+  else if (info.isFile()) {
+    const text = await readFile(dotGit, 'utf8');
+    const match = /^gitdir: (.+)$/m.exec(text);
+    if (!match) throw new AccessError(`${dotGit} is not a valid .git file.`);
+    const target = await realpath(path.resolve(root, match[1].trim())).catch(() => undefined);
+    if (target === undefined) throw new AccessError(`${dotGit} points to ${match[1].trim()}, which does not exist.`);
+    gitDir = target;
+  } else throw new AccessError(`${dotGit} is a symlink or special file; refusing to follow it.`);
+  if (!inside(gitDir)) {
+    throw new AccessError(`${root}'s .git points to ${gitDir}, outside the allowed repositories; refusing to use it.`);
+  }
+  let commonDir = gitDir;
+  const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  if (common !== undefined) {
+    const target = await realpath(path.resolve(gitDir, common.trim())).catch(() => undefined);
+    if (target === undefined || !inside(target)) {
+      throw new AccessError(`${root} is a worktree whose repository (${common.trim()}) is outside the allowed repositories; refusing to use it.`);
+    }
+    commonDir = target;
+  }
+  if (!(await stat(path.join(gitDir, 'HEAD')).then(() => true, () => false))) {
+    throw new AccessError(`${gitDir} is not a git directory (no HEAD).`);
+  }
+  return { root, gitDir, commonDir, id: repoId(root) };
+}

@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Disposer } from '@mcp-reference/shared';
+import type { Repo } from './repo.js';
+import type { GitRunner } from './safe-git.js';
+
+/** A ref's value read straight from the files (no git spawn): loose file, else packed-refs. */
+export async function readRefFile(repo: Repo, ref: string): Promise<string> {
+  const loose = await readFile(path.join(ref === 'HEAD' ? repo.gitDir : repo.commonDir, ref), 'utf8').catch(() => undefined);
+  if (loose !== undefined) return loose.trim();
+  const packed = await readFile(path.join(repo.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  const line = packed.split('\n').find((row) => row.endsWith(` ${ref}`));
+  return line ? line.split(' ')[0] : '';
+}
+
+async function fingerprint(repo: Repo, target: Target, git: GitRunner): Promise<string> {
+  switch (target.kind) {
+    case 'branch':
+      return readRefFile(repo, `refs/heads/${target.name}`);
+    case 'tag':
+      return readRefFile(repo, `refs/tags/${target.name}`);
+    case 'head': {
+      const head = await readRefFile(repo, 'HEAD');
+      const symbolic = /^ref: (.+)$/.exec(head);
+      return symbolic ? `${head}\n${await readRefFile(repo, symbolic[1])}` : head;
+    }
+    case 'status': {
+      const { stdout } = await git.run(repo, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], { timeoutMs: 30_000 });
+      return createHash('sha256').update(stdout).digest('hex');
+    }
+  }
+}
+
+type Target = { kind: 'branch' | 'tag'; name: string } | { kind: 'head' | 'status' };
+
+/**
+ * Calls `changed` when a subscribed ref (or the status) moves, whoever moved it: this
+ * server or git outside it. Polls the ref files, so it costs one small read per
+ * subscription per interval and nothing for refs nobody subscribed to.
+ */
+export async function watchRef(
+  repo: Repo,
+  target: Target,
+  changed: () => void,
+  options: { intervalMs: number; git: GitRunner },
+): Promise<Disposer> {
+  let last = await fingerprint(repo, target, options.git).catch(() => '');
+  let stopped = false;
+  let running = false;
+  const interval = target.kind === 'status' ? Math.max(options.intervalMs, 1_000) : options.intervalMs;
+  const timer = setInterval(async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      const now = await fingerprint(repo, target, options.git).catch(() => last);
+      if (now !== last && !stopped) {
+        last = now;
+        changed();
+      }
+    } finally {
+      running = false;
+    }
+  }, interval);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

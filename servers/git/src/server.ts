@@ -1,0 +1,112 @@
+import { createServer, rootPaths, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
+import type { GitContext, RepoAccess } from './context.js';
+import { allowedAreas, resolveRepo, repoId, findRepoRoot, type Repo } from './lib/repo.js';
+import { createGitRunner } from './lib/safe-git.js';
+import { describeGitError } from './lib/errors.js';
+import { parseUri } from './lib/uris.js';
+import { watchRef } from './lib/watch-ref.js';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import pkg from '../package.json' with { type: 'json' };
+
+export interface CreateGitServerOptions {
+  /** Work-tree roots of the allowed repositories, as real paths (the CLI resolves them); may be empty. */
+  repositories: string[];
+  readOnly?: boolean;
+  maxOutputBytes?: number;
+  /** How often subscribed refs are checked for moves, in ms. */
+  pollIntervalMs?: number;
+  pageSize?: number;
+  logLevel?: LogLevel;
+  logger?: Logger;
+}
+
+/** Repositories directly under a root directory (when no --repository is given). */
+async function repositoriesIn(area: string): Promise<string[]> {
+  if ((await findRepoRoot(area)) === area) return [area];
+  const entries = await readdir(area, { withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const dir = path.join(area, entry.name);
+    if ((await findRepoRoot(dir)) === dir) found.push(dir);
+  }
+  return found;
+}
+
+/**
+ * The git server: the official server's tools on the allowed repositories of each
+ * session (--repository ceiling narrowed by client roots), plus blame, grep, tags, files
+ * at a ref, stash, worktrees, ref resources with subscriptions, and prompts.
+ */
+export function createGitServer(options: CreateGitServerOptions): McpServer {
+  const ceiling = [...options.repositories];
+  const git = createGitRunner();
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  return createServer<GitContext>({
+    name: 'mcp-server-git',
+    version: pkg.version,
+    instructions:
+      'Git repositories: every tool takes repo_path (a repository, or a directory inside one). ' +
+      'Read commits, diffs, blame and files at any ref; search with git_grep; large results come in pages (pass nextCursor back as cursor).',
+    async tools() {
+      const { readTools, writeTools } = await import('./tools/index.js');
+      return options.readOnly ? readTools : [...readTools, ...writeTools];
+    },
+    templates: async () => (await import('./resources/index.js')).templates,
+    prompts: async () => (await import('./prompts/index.js')).prompts,
+    context(session) {
+      let cached: { version: number; areas: Promise<string[]> } | undefined;
+      const allowed = () => {
+        if (cached?.version !== session.rootsVersion) {
+          const version = session.rootsVersion;
+          cached = { version, areas: session.roots().then((roots) => allowedAreas(ceiling, rootPaths(roots))) };
+        }
+        return cached.areas;
+      };
+      const repos: RepoAccess = {
+        allowed,
+        async resolve(repoPath) {
+          return resolveRepo(repoPath, await allowed());
+        },
+        async repositories() {
+          const areas = await allowed();
+          const out: Repo[] = [];
+          const seen = new Set<string>();
+          for (const area of areas) {
+            for (const dir of await repositoriesIn(area)) {
+              if (seen.has(dir)) continue;
+              seen.add(dir);
+              const repo = await resolveRepo(dir, areas).catch(() => undefined);
+              if (repo) out.push(repo);
+            }
+          }
+          return out;
+        },
+        async byId(id) {
+          return (await repos.repositories()).find((repo) => repo.id === id);
+        },
+      };
+      return { repos, git, maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024 };
+    },
+    // Only subscribed refs are watched (ref files, packed-refs, HEAD; the index for status).
+    async watch(uri, changed, ctx) {
+      const parsed = parseUri(uri);
+      if (!parsed || (parsed.kind !== 'branch' && parsed.kind !== 'head' && parsed.kind !== 'status' && parsed.kind !== 'tag')) return undefined;
+      const repo = await ctx.repos.byId(parsed.repo);
+      if (!repo) return undefined;
+      return watchRef(repo, parsed, changed, { intervalMs: pollIntervalMs, git });
+    },
+    async canWatch(uri, ctx) {
+      const parsed = parseUri(uri);
+      if (!parsed) return true;
+      return (await ctx.repos.byId(parsed.repo)) !== undefined;
+    },
+    describeError: describeGitError,
+    pageSize: options.pageSize,
+    logLevel: options.logLevel,
+    logger: options.logger,
+  });
+}
+
+export { repoId };

@@ -1,0 +1,231 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { open, sampleRepo, linksOf, refusal, textOf, type Session } from './test-support.js';
+
+describe('official tools', () => {
+  let repo: Awaited<ReturnType<typeof sampleRepo>>;
+  let s: Session;
+  beforeEach(async () => {
+    repo = await sampleRepo();
+    s = await open({ repositories: [repo.root] });
+    await s.client.listTools();
+  });
+  afterEach(async () => {
+    await s.close();
+    await repo.cleanup();
+  });
+
+  it('git_status lists changed, staged and untracked files', async () => {
+    await writeFile(repo.path('src/a.txt'), 'changed\n');
+    await writeFile(repo.path('new.txt'), 'new\n');
+    await repo.git('add', 'new.txt');
+    await writeFile(repo.path('untracked.txt'), 'u\n');
+    const out = await s.ok('git_status', { repo_path: repo.root });
+    expect(out.branch).toBe('main');
+    expect(out.clean).toBe(false);
+    const byPath = Object.fromEntries(out.files.map((f: any) => [f.path, f]));
+    expect(byPath['src/a.txt']).toMatchObject({ unstaged: true, staged: false });
+    expect(byPath['new.txt']).toMatchObject({ staged: true, index: 'A' });
+    expect(byPath['untracked.txt']).toMatchObject({ untracked: true });
+  });
+
+  it('a subdirectory works and the result names the repository used', async () => {
+    const out = await s.ok('git_status', { repo_path: path.join(repo.root, 'src') });
+    expect(out.repository).toBe(repo.root);
+  });
+
+  it('git_diff_unstaged / git_diff_staged / git_diff return diff text and files with hunks', async () => {
+    await writeFile(repo.path('src/a.txt'), 'alpha\nBETA\ngamma\n');
+    const unstaged = await s.ok('git_diff_unstaged', { repo_path: repo.root, context_lines: 0 });
+    expect(unstaged.diff).toContain('+BETA');
+    expect(unstaged.files[0]).toMatchObject({ path: 'src/a.txt', additions: 1, deletions: 1, status: 'modified' });
+    expect(unstaged.files[0].hunks[0]).toMatchObject({ old_start: 2, new_start: 2 });
+    expect((await s.ok('git_diff_staged', { repo_path: repo.root })).diff).toBe('');
+    await repo.git('add', 'src/a.txt');
+    expect((await s.ok('git_diff_staged', { repo_path: repo.root })).diff).toContain('+BETA');
+    const vsFeature = await s.call('git_diff', { repo_path: repo.root, target: 'HEAD~1' });
+    expect(vsFeature.structuredContent!.files).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'src/b.txt', status: 'added' })]));
+    expect(await refusal(s, 'git_diff', { repo_path: repo.root, target: 'no-such-branch' })).toMatch(/not a commit/);
+  });
+
+  it('caps a large diff with truncated', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    await writeFile(repo.path('src/a.txt'), 'x\n'.repeat(50_000));
+    const out = await small.ok('git_diff_unstaged', { repo_path: repo.root });
+    expect(out.truncated).toBe(true);
+    expect(out.diff.length).toBeLessThanOrEqual(4096);
+    await small.close();
+  });
+
+  it('git_add, git_commit, git_log and git_show work together and link commits', async () => {
+    await writeFile(repo.path('c.txt'), 'charlie\n');
+    expect((await s.ok('git_add', { repo_path: repo.root, files: ['c.txt'] })).staged).toEqual(['c.txt']);
+    const commit = await s.call('git_commit', { repo_path: repo.root, message: '--amend third\n\nbody' });
+    expect(commit.structuredContent).toMatchObject({ branch: 'main', subject: '--amend third' });
+    const sha = commit.structuredContent!.commit as string;
+    expect(linksOf(commit)).toContain(`git://${path.basename(repo.root)}-${linksOf(commit)[0].split('/')[2].split('-').pop()}/commit/${sha}`);
+    const log = await s.call('git_log', { repo_path: repo.root, max_count: 2 });
+    const commits = log.structuredContent!.commits as any[];
+    expect(commits.map((c) => c.subject)).toEqual(['--amend third', 'second']);
+    expect(log.structuredContent!.nextCursor).toBeDefined();
+    const next = await s.ok('git_log', { repo_path: repo.root, max_count: 2, cursor: log.structuredContent!.nextCursor });
+    expect(next.commits.map((c: any) => c.subject)).toEqual(['first']);
+    expect(next.nextCursor).toBeUndefined();
+    const shown = await s.ok('git_show', { repo_path: repo.root, revision: sha });
+    expect(shown.message).toBe('--amend third\n\nbody');
+    expect(shown.files.map((f: any) => f.path)).toEqual(['c.txt']);
+    for (const uri of linksOf(await s.call('git_show', { repo_path: repo.root, revision: sha }))) {
+      expect((await s.client.readResource({ uri })).contents.length).toBe(1);
+    }
+  });
+
+  it('git_log filters by path, author and dates', async () => {
+    expect((await s.ok('git_log', { repo_path: repo.root, path: 'src/b.txt' })).commits.map((c: any) => c.subject)).toEqual(['second']);
+    expect((await s.ok('git_log', { repo_path: repo.root, author: 'nobody-like-this' })).commits).toEqual([]);
+    expect((await s.ok('git_log', { repo_path: repo.root, start_timestamp: '2000-01-01', end_timestamp: '2100-01-01' })).commits).toHaveLength(2);
+    expect((await s.ok('git_log', { repo_path: repo.root, end_timestamp: '2000-01-01' })).commits).toEqual([]);
+  });
+
+  it('git_reset unstages; hard reset asks and a decline changes nothing', async () => {
+    await writeFile(repo.path('src/a.txt'), 'changed\n');
+    await repo.git('add', 'src/a.txt');
+    expect((await s.ok('git_reset', { repo_path: repo.root })).unstaged).toEqual(['src/a.txt']);
+    expect(await repo.git('diff', '--cached', '--name-only')).toBe('');
+    const asking = await open({ repositories: [repo.root] }, { elicit: () => ({ action: 'decline' }) });
+    expect(await refusal(asking, 'git_reset', { repo_path: repo.root, hard: true })).toMatch(/declined/);
+    expect(await repo.git('diff', '--name-only')).toBe('src/a.txt');
+    await asking.close();
+  });
+
+  it('git_create_branch, git_checkout, git_branch with contains / not_contains', async () => {
+    const created = await s.call('git_create_branch', { repo_path: repo.root, branch_name: 'topic/x', base_branch: 'HEAD~1' });
+    expect(created.isError).toBeFalsy();
+    expect(linksOf(created)[0]).toMatch(/\/branch\/topic\/x$/);
+    expect(await refusal(s, 'git_create_branch', { repo_path: repo.root, branch_name: 'topic/x' })).toMatch(/already exists/);
+    await s.ok('git_checkout', { repo_path: repo.root, branch_name: 'topic/x' });
+    expect(await repo.git('branch', '--show-current')).toBe('topic/x');
+    const head = await repo.git('rev-parse', 'main');
+    const local = await s.ok('git_branch', { repo_path: repo.root, branch_type: 'local' });
+    expect(local.branches.map((b: any) => b.name).sort()).toEqual(['feature', 'main', 'topic/x']);
+    expect(local.branches.find((b: any) => b.current).name).toBe('topic/x');
+    const containing = await s.ok('git_branch', { repo_path: repo.root, branch_type: 'all', contains: head });
+    expect(containing.branches.map((b: any) => b.name).sort()).toEqual(['feature', 'main']);
+    const not = await s.ok('git_branch', { repo_path: repo.root, branch_type: 'local', not_contains: head });
+    expect(not.branches.map((b: any) => b.name)).toEqual(['topic/x']);
+    expect(await refusal(s, 'git_branch', { repo_path: repo.root, branch_type: 'everything' })).toMatch(/branch_type/);
+    expect(await refusal(s, 'git_checkout', { repo_path: repo.root, branch_name: 'nope' })).toMatch(/no local branch/);
+  });
+
+  it('git_checkout never discards: a blocking change fails, force asks first', async () => {
+    await repo.git('checkout', '-q', 'feature');
+    await repo.commit('feature change', { 'src/a.txt': 'feature\n' });
+    await repo.git('checkout', '-q', 'main');
+    await writeFile(repo.path('src/a.txt'), 'local edit\n');
+    expect(await refusal(s, 'git_checkout', { repo_path: repo.root, branch_name: 'feature' })).toMatch(/overwritten|local changes/);
+    const declining = await open({ repositories: [repo.root] }, { elicit: () => ({ action: 'decline' }) });
+    expect(await refusal(declining, 'git_checkout', { repo_path: repo.root, branch_name: 'feature', force: true })).toMatch(/declined/);
+    await declining.close();
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('local edit\n');
+  });
+});
+
+describe('added tools', () => {
+  let repo: Awaited<ReturnType<typeof sampleRepo>>;
+  let s: Session;
+  beforeEach(async () => {
+    repo = await sampleRepo();
+    s = await open({ repositories: [repo.root] });
+    await s.client.listTools();
+  });
+  afterEach(async () => {
+    await s.close();
+    await repo.cleanup();
+  });
+
+  it('git_blame gives one object per line, with ranges and continuation', async () => {
+    const out = await s.ok('git_blame', { repo_path: repo.root, file: 'src/a.txt' });
+    expect(out.lines.map((l: any) => l.text)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(out.lines[0]).toMatchObject({ line: 1, author: 'Test', summary: 'first' });
+    const range = await s.ok('git_blame', { repo_path: repo.root, file: 'src/a.txt', start_line: 2, end_line: 2 });
+    expect(range.lines.map((l: any) => l.text)).toEqual(['beta']);
+  });
+
+  it('git_grep finds literal text and regexes, in the work tree or at a ref', async () => {
+    const literal = await s.ok('git_grep', { repo_path: repo.root, pattern: 'l.h' });
+    expect(literal.matches).toEqual([]);
+    const regex = await s.ok('git_grep', { repo_path: repo.root, pattern: 'l.h', regex: true });
+    expect(regex.matches).toEqual([{ path: 'src/a.txt', line: 1, text: 'alpha' }]);
+    const atRef = await s.call('git_grep', { repo_path: repo.root, pattern: 'bravo', ref: 'HEAD~1' });
+    expect(atRef.structuredContent!.matches).toEqual([]);
+    const scoped = await s.ok('git_grep', { repo_path: repo.root, pattern: 'a', pathspec: 'docs/*.md' });
+    expect(scoped.matches.every((m: any) => m.path.startsWith('docs/'))).toBe(true);
+    const capped = await s.ok('git_grep', { repo_path: repo.root, pattern: 'a', max_results: 1 });
+    expect(capped.matches).toHaveLength(1);
+    expect(capped.truncated).toBe(true);
+  });
+
+  it('git_file_at_ref reads a file at any ref with line ranges', async () => {
+    const out = await s.call('git_file_at_ref', { repo_path: repo.root, path: 'src/a.txt', ref: 'v1.0', start_line: 2, end_line: 3 });
+    expect(out.structuredContent).toMatchObject({ content: 'beta\ngamma', total_lines: 3, binary: false });
+    const [link] = linksOf(out);
+    expect((await s.client.readResource({ uri: link })).contents[0]).toMatchObject({ text: 'alpha\nbeta\ngamma\n' });
+    expect(await refusal(s, 'git_file_at_ref', { repo_path: repo.root, path: 'src/b.txt', ref: 'HEAD~1' })).toMatch(/does not exist/);
+    expect(await refusal(s, 'git_file_at_ref', { repo_path: repo.root, path: '../etc/passwd' })).toMatch(/leaves the repository/);
+  });
+
+  it('git_tag lists and git_create_tag creates', async () => {
+    await s.ok('git_create_tag', { repo_path: repo.root, tag_name: 'v2.0', message: 'release two' });
+    const out = await s.ok('git_tag', { repo_path: repo.root });
+    expect(out.tags.map((t: any) => t.name)).toEqual(['v2.0', 'v1.0']);
+    expect(out.tags[0]).toMatchObject({ annotated: true, subject: 'release two' });
+    expect(await refusal(s, 'git_create_tag', { repo_path: repo.root, tag_name: 'v2.0' })).toMatch(/already exists/);
+  });
+
+  it('git_stash pushes, lists and pops', async () => {
+    await writeFile(repo.path('src/a.txt'), 'wip\n');
+    expect((await s.ok('git_stash', { repo_path: repo.root, action: 'push', message: 'my wip' })).changed).toBe(true);
+    expect(await repo.git('status', '--porcelain')).toBe('');
+    const list = await s.ok('git_stash', { repo_path: repo.root, action: 'list' });
+    expect(list.stashes[0].message).toContain('my wip');
+    await s.ok('git_stash', { repo_path: repo.root, action: 'pop' });
+    expect(await repo.git('status', '--porcelain')).toBe('M src/a.txt');
+  });
+
+  it('git_worktree_list lists linked worktrees', async () => {
+    const wt = `${repo.root}-wt`;
+    await repo.git('worktree', 'add', '-q', wt, 'feature');
+    const out = await s.ok('git_worktree_list', { repo_path: repo.root });
+    expect(out.worktrees.map((w: any) => w.branch)).toEqual(['main', 'feature']);
+    await repo.git('worktree', 'remove', '--force', wt);
+  });
+
+  it('a .git/index.lock left behind gives an error naming the lock and is not removed', async () => {
+    await writeFile(path.join(repo.root, '.git/index.lock'), '');
+    await writeFile(repo.path('c.txt'), 'c\n');
+    const message = await refusal(s, 'git_add', { repo_path: repo.root, files: ['c.txt'] });
+    expect(message).toContain('index.lock');
+    const { stat } = await import('node:fs/promises');
+    await expect(stat(path.join(repo.root, '.git/index.lock'))).resolves.toBeDefined();
+  });
+
+  it('--read-only removes every tool that writes', async () => {
+    const ro = await open({ repositories: [repo.root], readOnly: true });
+    const names = (await ro.client.listTools()).tools.map((t) => t.name);
+    for (const w of ['git_commit', 'git_add', 'git_reset', 'git_create_branch', 'git_checkout', 'git_create_tag', 'git_stash']) expect(names).not.toContain(w);
+    expect(names).toContain('git_log');
+    await ro.close();
+  });
+
+  it('an empty repository answers with no commits', async () => {
+    await mkdir(repo.path('x'), { recursive: true });
+    const { makeGitRepo } = await import('@mcp-reference/test-harness');
+    const empty = await makeGitRepo();
+    const e = await open({ repositories: [empty.dir] });
+    const out = await e.call('git_log', { repo_path: empty.dir });
+    expect(out.structuredContent?.commits ?? textOf(out)).toEqual([]);
+    await e.close();
+    await empty.cleanup();
+  });
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { defineTool } from '../context.js';
+import { workTreePath, verifyRevision } from '../lib/validate.js';
+import type { BaseContext } from '@mcp-reference/shared';
+import type { GitContext } from '../context.js';
+import type { Repo } from '../lib/repo.js';
+import type { DiffFile } from '../lib/parse.js';
+import { repoPath, contextLines, diffOutput, runDiff, DIFF_SAFETY, diffFileLinks, git } from './common.js';
+
+/** Work-tree diffs link to the files as committed at HEAD (none before the first commit). */
+async function headLinks(ctx: BaseContext & GitContext, repo: Repo, files: DiffFile[]) {
+  if (files.length === 0) return [];
+  const { code } = await git(ctx, repo, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okCodes: [1, 128] });
+  return code === 0 ? diffFileLinks(ctx, repo, 'HEAD', files, 'old') : [];
+}
+
+const pathFilter = z.string().optional().describe('Only this file or directory (relative to the repository top)');
+const render = (out: { diff: string; truncated: boolean }) => (out.diff || 'No changes.') + (out.truncated ? '\n[diff truncated: narrow it with path]' : '');
+
+export const gitDiffUnstaged = defineTool({
+  name: 'git_diff_unstaged',
+  title: 'Diff Unstaged',
+  description: 'Show changes in the working directory that are not yet staged.',
+  input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
+  output: diffOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render,
+  async handler({ repo_path, context_lines, path }, ctx) {
+    const repo = await ctx.repos.resolve(repo_path);
+    const paths = path === undefined ? [] : [await workTreePath(repo, path)];
+    const result = await runDiff(ctx, repo, ['diff', ...DIFF_SAFETY, `--unified=${context_lines}`, '--', ...paths]);
+    return ctx.result({ repository: repo.root, ...result }, await headLinks(ctx, repo, result.files));
+  },
+});
+
+export const gitDiffStaged = defineTool({
+  name: 'git_diff_staged',
+  title: 'Diff Staged',
+  description: 'Show changes that are staged for commit.',
+  input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
+  output: diffOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render,
+  async handler({ repo_path, context_lines, path }, ctx) {
+    const repo = await ctx.repos.resolve(repo_path);
+    const paths = path === undefined ? [] : [await workTreePath(repo, path)];
+    const result = await runDiff(ctx, repo, ['diff', '--cached', ...DIFF_SAFETY, `--unified=${context_lines}`, '--', ...paths]);
+    return ctx.result({ repository: repo.root, ...result }, await headLinks(ctx, repo, result.files));
+  },
+});
+
+export const gitDiff = defineTool({
+  name: 'git_diff',
+  title: 'Diff',
+  description: 'Show differences between the working tree and a branch or commit (target), or between two revisions ("a..b").',
+  input: z.object({
+    repo_path: repoPath,
+    target: z.string().describe('A branch, tag or commit to compare the working tree with, or a range "a..b"'),
+    context_lines: contextLines,
+    path: pathFilter,
+  }),
+  output: diffOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render,
+  async handler({ repo_path, target, context_lines, path }, ctx) {
+    const repo = await ctx.repos.resolve(repo_path);
+    await verifyRevision(repo, target, 'target', ctx.signal);
+    const paths = path === undefined ? [] : [await workTreePath(repo, path)];
+    const result = await runDiff(ctx, repo, ['diff', ...DIFF_SAFETY, `--unified=${context_lines}`, '--end-of-options', target, '--', ...paths]);
+    const range = /^(.*?)\.\.\.?(.*)$/.exec(target);
+    const links = range ? diffFileLinks(ctx, repo, range[2] || 'HEAD', result.files, 'new') : diffFileLinks(ctx, repo, target, result.files, 'old');
+    return ctx.result({ repository: repo.root, ...result }, links);
+  },
+});
