@@ -55,7 +55,7 @@ export function createFetchServer(options: CreateFetchServerOptions = {}): McpSe
     converter: createConverter({ workerEntry: options.converterEntry }),
     timeoutMs,
     pollIntervalMs: options.pollIntervalMs ?? 60_000,
-    pages: options.page,
+    pages: (options.page ?? []).map((url) => new URL(url).href),
     onListed: () => server.notifyResourceListChanged(),
   });
   const context: FetchContext = { pages };

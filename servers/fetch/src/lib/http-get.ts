@@ -205,10 +205,9 @@ function readBody(response: IncomingMessage, options: GetOptions): Promise<{ bod
         chunks.push(chunk.subarray(0, room));
         received += room;
         options.onBytes?.(received, total);
-        const cut = chunk.length > room || !response.complete;
+        end(chunk.length > room || !response.complete);
         response.destroy();
         decoder?.destroy();
-        end(cut);
         return;
       }
       chunks.push(chunk);

@@ -143,7 +143,9 @@ export function createPageService(options: PageServiceOptions): PageService {
 
   const service: PageService = {
     index,
-    async get(url, getOptions = {}) {
+    async get(requested, getOptions = {}) {
+      // One spelling per page in the cache and the resource list.
+      const url = URL.canParse(requested) ? new URL(requested).href : requested;
       const key = keyOf(url, getOptions.headers);
       const raw = getOptions.raw ?? false;
       const previous = cache.get(key);

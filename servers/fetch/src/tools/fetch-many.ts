@@ -67,7 +67,7 @@ export const fetchMany = defineTool({
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
     if (ctx.signal.aborted) return ctx.error('The calls were cancelled.');
-    const links = results.filter((item) => !item.error).map((item) => ctx.link(pageUri(item.url), { name: item.title || item.url, mimeType: 'text/markdown' }));
+    const links = results.filter((item) => !item.error).map((item) => ctx.link(pageUri(new URL(item.url).href), { name: item.title || item.url, mimeType: 'text/markdown' }));
     return ctx.result({ results }, links);
   },
 });

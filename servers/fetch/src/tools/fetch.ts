@@ -91,7 +91,7 @@ export const fetchTool = defineTool({
       total_length: page.content.length,
       truncated: more || page.bodyTruncated,
     };
-    const link = ctx.link(pageUri(url), { name: page.title || url, mimeType: page.image ? page.image.mimeType : 'text/markdown' });
+    const link = ctx.link(pageUri(page.url), { name: page.title || url, mimeType: page.image ? page.image.mimeType : 'text/markdown' });
     const image = page.image ? [{ type: 'image' as const, data: page.image.data, mimeType: page.image.mimeType }] : [];
     return ctx.result(out, [...image, link]);
   },
