@@ -83,7 +83,7 @@ describe('official tools', () => {
   it('git_log filters by path, author and dates', async () => {
     expect((await s.ok('git_log', { repo_path: repo.root, path: 'src/b.txt' })).commits.map((c: any) => c.subject)).toEqual(['second']);
     expect((await s.ok('git_log', { repo_path: repo.root, author: 'nobody-like-this' })).commits).toEqual([]);
-    expect((await s.ok('git_log', { repo_path: repo.root, start_timestamp: '2000-01-01', end_timestamp: '2100-01-01' })).commits).toHaveLength(2);
+    expect((await s.ok('git_log', { repo_path: repo.root, start_timestamp: '2000-01-01', end_timestamp: '2090-01-01' })).commits).toHaveLength(2);
     expect((await s.ok('git_log', { repo_path: repo.root, end_timestamp: '2000-01-01' })).commits).toEqual([]);
   });
 

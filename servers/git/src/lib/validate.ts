@@ -69,6 +69,7 @@ export async function workTreePath(repo: Repo, requested: string, options: { mus
   if (typeof requested !== 'string' || requested === '' || /[\0\n\r]/.test(requested)) {
     throw new ArgumentError('A path must be a non-empty string without NUL or newlines.');
   }
+  if (requested.startsWith('-')) throw new ArgumentError(`The path "${requested}" starts with "-"; git would read it as an option. Write ./${requested} for a file with that name.`);
   const base = options.cwd ?? repo.root;
   const absolute = path.resolve(base, requested);
   if (!isWithinPath(repo.root, absolute)) {
@@ -99,6 +100,7 @@ export function treePath(requested: string): string {
   if (typeof requested !== 'string' || requested === '' || /[\0\n\r]/.test(requested)) {
     throw new ArgumentError('A path must be a non-empty string without NUL or newlines.');
   }
+  if (requested.startsWith('-')) throw new ArgumentError(`The path "${requested}" starts with "-"; git would read it as an option. Write ./${requested} for a file with that name.`);
   const normal = path.posix.normalize(requested.replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '');
   if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) {
     throw new ArgumentError(`${requested} leaves the repository. Give a path relative to the repository's top.`);

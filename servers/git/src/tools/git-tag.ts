@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { checkRefName, commitOf } from '../lib/validate.js';
+import { assertNotOption, checkRefName, commitOf } from '../lib/validate.js';
 import { uris } from '../lib/uris.js';
 import { repoPath, repository, git } from './common.js';
 
@@ -26,7 +26,7 @@ export const gitTag = defineTool({
   async handler({ repo_path, pattern, contains }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     const filters = contains === undefined ? [] : [`--contains=${await commitOf(repo, contains, ctx.signal)}`];
-    const glob = pattern === undefined ? 'refs/tags' : `refs/tags/${pattern.replace(/^\/+/, '')}`;
+    const glob = pattern === undefined ? 'refs/tags' : `refs/tags/${assertNotOption(pattern, 'pattern').replace(/^\/+/, '')}`;
     const { stdout } = await git(ctx, repo, [
       'for-each-ref',
       '--sort=-version:refname',
