@@ -1,10 +1,10 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { FsError, toFsError } from './errors.js';
-import { looksBinary } from './mime.js';
-import { createTimeSlicer } from './time-slice.js';
-import { compileGlobs, walkBatches } from './walk.js';
-import type { WalkEntry } from './walk.js';
+import { walkBatches } from './walk.js';
+import { openWorkerChannel } from './worker-channel.js';
+import { assertSafeGlobs } from './glob-guard.js';
 
 /**
  * grep_files: search file contents under a directory (or in one file).
@@ -13,11 +13,20 @@ import type { WalkEntry } from './walk.js';
  * Binary files (a NUL byte in the first 8 KB, as git and grep decide) and files above
  * `maxFileBytes` are skipped and counted. Lines are matched without their "\r".
  *
- * Why synchronous reads: on a tree of 100,000 small files, fs.promises.readFile took
- * 2.5-11 s (a thread-pool round trip per open, stat, read and close, whatever the
- * concurrency), readFileSync 0.6 s, grep -r 0.5 s. Files are therefore read
- * synchronously in slices of at most ~10 ms, with a turn of the event loop between
- * slices so the server still answers other requests and notices cancellation.
+ * Where the work runs: a regular expression can take exponential time (`(a+)+$` on a
+ * 40-character line) or quadratic time (`.*zzz` on a 128 KB line), and nothing can
+ * interrupt it on the event loop. So the main thread only walks directories (time-sliced,
+ * see walk.ts) and hands batches of paths to a worker thread that lives for the call;
+ * the worker opens, reads and matches the files (synchronous reads: on 100,000 small
+ * files fs.promises.readFile took 2.5-11 s, readFileSync 0.6 s) and can be terminated at
+ * any instruction when the call is cancelled, its session ends or it runs out of time.
+ *
+ * Memory and output are bounded: files are read in 1 MB chunks and matched line by line
+ * (a 48 MB file is never one string), and matches stop at `maxResults` or when their
+ * text reaches `maxOutputBytes`, whichever comes first (`truncatedBy` says which).
+ * Context lines are merged as `grep -C` merges them: a line is shown once, so a match's
+ * `before` starts after the previous match's last line, and `after` stops before the
+ * next match.
  */
 export interface GrepOptions {
   /** A JavaScript regular expression, or plain text with `literal: true`. */
@@ -37,6 +46,10 @@ export interface GrepOptions {
   maxFileBytes?: number;
   /** Longer lines are cut around the match, so one minified file cannot flood a result. Default 500. */
   maxLineLength?: number;
+  /** Stop once the matches' text (paths, lines, context) reaches this many characters. Default 2.5 M. */
+  maxOutputBytes?: number;
+  /** Stop the whole search after this long. Default 120 s. */
+  timeoutMs?: number;
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
   signal?: AbortSignal;
@@ -58,6 +71,8 @@ export interface GrepMatch {
 export interface GrepResult {
   matches: GrepMatch[];
   truncated: boolean;
+  /** Why the search stopped early, when it did. */
+  truncatedBy?: 'max_results' | 'output_size';
   filesScanned: number;
   filesMatched: number;
   skipped: {
@@ -71,16 +86,18 @@ export interface GrepResult {
 
 export const DEFAULT_MAX_GREP_RESULTS = 200;
 export const DEFAULT_MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_GREP_OUTPUT_BYTES = 2_500_000;
+export const DEFAULT_GREP_TIMEOUT_MS = 120_000;
 
 const MAX_LISTED_SKIPS = 100;
+// Batches in flight to the worker: enough to keep it busy while the walk reads ahead.
+const IN_FLIGHT = 2;
 
 export async function grepFiles(root: string, options: GrepOptions): Promise<GrepResult> {
-  const matcher = compileMatcher(options);
+  const init = compileInit(options);
+  assertSafeGlobs(options.exclude, 'The exclude glob');
   const maxResults = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_GREP_FILE_BYTES;
-  const context = Math.max(0, Math.floor(options.contextLines ?? 0));
-  const maxLineLength = options.maxLineLength ?? 500;
-  const included = options.include && options.include.length > 0 ? compileGlobs(options.include) : () => true;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
   const result: GrepResult = {
     matches: [],
     truncated: false,
@@ -88,92 +105,112 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     filesMatched: 0,
     skipped: { binary: 0, tooLarge: [], unreadable: [] },
   };
-  const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
-  const slicer = createTimeSlicer(options.signal);
-
-  const scan = (entry: Pick<WalkEntry, 'path' | 'relative'>): boolean => {
-    const data = readSmallFile(entry.path, maxFileBytes, scratch);
-    if (data === 'too large') return note(result.skipped.tooLarge, entry.path);
-    if (data === 'unreadable') return note(result.skipped.unreadable, entry.path);
-    result.filesScanned++;
-    if (looksBinary(data)) {
-      result.skipped.binary++;
-      return true;
-    }
-    if (matcher.needle && data.indexOf(matcher.needle) === -1) return true;
-    const text = data.toString('utf8');
-    let matchedHere = false;
-    for (const found of matcher.find(text)) {
-      if (result.matches.length === maxResults) {
-        result.truncated = true;
-        return false;
-      }
-      matchedHere = true;
-      result.matches.push({
-        path: entry.path,
-        relative: entry.relative,
-        line: found.line,
-        column: found.column,
-        text: clipAround(found.text, found.column - 1, maxLineLength),
-        before: context > 0 ? linesBefore(text, found.start, context).map((l) => clipAround(l, 0, maxLineLength)) : [],
-        after: context > 0 ? linesAfter(text, found.end, context).map((l) => clipAround(l, 0, maxLineLength)) : [],
-      });
-    }
-    if (matchedHere) result.filesMatched++;
-    return true;
-  };
-
   let rootIsFile: boolean;
   try {
-    rootIsFile = statSync(root).isFile();
+    rootIsFile = (await stat(root)).isFile();
   } catch (error) {
     throw toFsError(error, root);
   }
-  if (rootIsFile) {
-    scan({ path: root, relative: path.basename(root) });
-    return result;
-  }
-
-  const batches = walkBatches(root, {
-    excludes: options.exclude,
-    respectGitignore: options.respectGitignore,
-    gitignoreBoundary: options.gitignoreBoundary,
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
+  const worker = await openWorkerChannel(grepHandler, init, {
     signal: options.signal,
+    timeoutMs,
+    timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
+    maxHeapMb: 512,
   });
-  for await (const batch of batches) {
-    for (const entry of batch) {
-      if (entry.type !== 'file' || !included(entry.relative)) continue;
-      if (!scan(entry)) return result; // leaving the loop closes the walk
-      if (slicer.due()) await slicer.pause();
+  let outputBytes = 0;
+  // Requests are answered in order; each reply is merged before the next is sent.
+  const scan = async (files: GrepFile[]): Promise<boolean> => {
+    const reply = await worker.request({ files, maxMatches: maxResults - result.matches.length, maxBytes: maxOutputBytes - outputBytes });
+    result.matches.push(...reply.matches);
+    result.filesScanned += reply.filesScanned;
+    result.filesMatched += reply.filesMatched;
+    result.skipped.binary += reply.binary;
+    for (const file of reply.tooLarge) note(result.skipped.tooLarge, file);
+    for (const file of reply.unreadable) note(result.skipped.unreadable, file);
+    outputBytes += reply.bytes;
+    if (reply.stoppedBy) {
+      result.truncated = true;
+      result.truncatedBy = reply.stoppedBy;
+      return false;
     }
     options.onProgress?.(result.filesScanned);
+    return true;
+  };
+  try {
+    if (rootIsFile) {
+      await scan([{ path: root, relative: path.basename(root) }]);
+      return result;
+    }
+    const batches = walkBatches(root, {
+      excludes: options.exclude,
+      respectGitignore: options.respectGitignore,
+      gitignoreBoundary: options.gitignoreBoundary,
+      signal: options.signal,
+    });
+    const inFlight: Promise<boolean>[] = [];
+    let chain = Promise.resolve(true);
+    for await (const batch of batches) {
+      const files = batch.filter((entry) => entry.type === 'file').map(({ path, relative }) => ({ path, relative }));
+      if (files.length === 0) continue;
+      chain = chain.then((more) => (more ? scan(files) : false));
+      chain.catch(() => undefined); // awaited below; this only marks it handled
+      inFlight.push(chain);
+      if (inFlight.length >= IN_FLIGHT && !(await inFlight.shift()!)) break; // leaving the loop closes the walk
+    }
+    await chain;
+    return result;
+  } finally {
+    worker.close();
   }
-  return result;
 }
 
-interface Found {
-  line: number;
-  column: number;
-  text: string;
-  /** Offsets of the line in the file text (end excludes "\r\n"). */
-  start: number;
-  end: number;
+function note(list: string[], file: string): void {
+  if (list.length < MAX_LISTED_SKIPS) list.push(file);
 }
 
-interface Matcher {
-  /** Bytes every matching file contains: files without them are skipped before decoding. */
-  needle?: Buffer;
-  find(text: string): Iterable<Found>;
+interface GrepFile {
+  path: string;
+  relative: string;
 }
 
-function compileMatcher(options: GrepOptions): Matcher {
+interface GrepRequest {
+  files: GrepFile[];
+  maxMatches: number;
+  maxBytes: number;
+}
+
+interface GrepReply {
+  matches: GrepMatch[];
+  filesScanned: number;
+  filesMatched: number;
+  binary: number;
+  tooLarge: string[];
+  unreadable: string[];
+  bytes: number;
+  stoppedBy?: 'max_results' | 'output_size';
+}
+
+interface GrepInit {
+  source: string;
+  flags: string;
+  /** Match over the whole text and check the line (faster), or test each line. */
+  scanWhole: boolean;
+  /** Text every matching file contains (literal, case-sensitive search). */
+  needle?: string;
+  include: { source: string; flags: string; byName: boolean }[];
+  contextLines: number;
+  maxLineLength: number;
+  maxFileBytes: number;
+}
+
+function compileInit(options: GrepOptions): GrepInit {
   const { pattern, literal = false, caseSensitive = true } = options;
   if (pattern === '') throw new FsError('INVALID_PATTERN', 'The pattern is empty. Give text or a regular expression to search for.');
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
   const flags = caseSensitive ? '' : 'i';
-  let lineRe: RegExp;
   try {
-    lineRe = new RegExp(source, flags);
+    new RegExp(source, flags);
   } catch (error) {
     throw new FsError(
       'INVALID_PATTERN',
@@ -181,129 +218,199 @@ function compileMatcher(options: GrepOptions): Matcher {
         'Escape special characters with \\, or set literal: true to search for the text as written.',
     );
   }
-  // Jumping from match to match over the whole text finds the same lines as testing
-  // each line, except for patterns whose meaning depends on where a line ends.
-  const scanWhole = !/\$|\(\?<?[=!]/.test(source);
-  const scanRe = new RegExp(source, `${flags}gm`);
+  // Include globs are compiled here (picomatch is not available in the worker) and
+  // matched there, since a glob becomes a regular expression too.
+  const include = (options.include ?? [])
+    .map((glob) => glob.trim().replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((glob) => glob !== '')
+    .map((glob) => {
+      let re: RegExp;
+      try {
+        re = picomatch.makeRe(glob, { dot: true });
+      } catch (error) {
+        throw new FsError('INVALID_PATTERN', `Invalid include glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
+      }
+      return { source: re.source, flags: re.flags, byName: !glob.includes('/') };
+    });
   return {
-    needle: literal && caseSensitive ? Buffer.from(pattern) : undefined,
-    find: (text) => (scanWhole ? findByScan(text, scanRe, lineRe) : findByLine(text, lineRe)),
+    source,
+    flags,
+    // Jumping from match to match over the whole text finds the same lines as testing
+    // each line, except for patterns whose meaning depends on where a line ends.
+    scanWhole: !/\$|\(\?<?[=!]/.test(source),
+    needle: literal && caseSensitive ? pattern : undefined,
+    include,
+    contextLines: Math.max(0, Math.floor(options.contextLines ?? 0)),
+    maxLineLength: options.maxLineLength ?? 500,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_GREP_FILE_BYTES,
   };
 }
 
-function* findByScan(text: string, scanRe: RegExp, lineRe: RegExp): Generator<Found> {
-  let line = 1;
-  let lineStart = 0;
-  scanRe.lastIndex = 0;
-  for (let m = scanRe.exec(text); m !== null; m = scanRe.exec(text)) {
-    for (let nl = text.indexOf('\n', lineStart); nl !== -1 && nl < m.index; nl = text.indexOf('\n', lineStart)) {
-      lineStart = nl + 1;
-      line++;
+/**
+ * Runs in the worker (sent as source text: self-contained, Node built-ins only). Returns
+ * the function that greps one batch of files.
+ */
+const grepHandler = (init: GrepInit) => {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const { StringDecoder } = require('node:string_decoder') as typeof import('node:string_decoder');
+  const lineRe = new RegExp(init.source, init.flags);
+  const scanRe = init.scanWhole ? new RegExp(init.source, `${init.flags}gm`) : undefined;
+  const needle = init.needle === undefined ? undefined : Buffer.from(init.needle);
+  const includes = init.include.map((glob) => ({ re: new RegExp(glob.source, glob.flags), byName: glob.byName }));
+  const context = init.contextLines;
+  const maxLength = init.maxLineLength;
+  const CHUNK = 1024 * 1024;
+  const buffer = Buffer.allocUnsafe(CHUNK);
+
+  const included = (relative: string) =>
+    includes.length === 0 || includes.some((glob) => glob.re.test(glob.byName ? relative.slice(relative.lastIndexOf('/') + 1) : relative));
+  // A slice keeps its whole parent string alive; a copy lets a 1 MB chunk go.
+  const own = (text: string) => (text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string));
+  const clip = (line: string, at: number) => {
+    if (line.length <= maxLength) return own(line);
+    const from = Math.max(0, Math.min(at - Math.floor(maxLength / 4), line.length - maxLength));
+    return `${from > 0 ? '…' : ''}${line.slice(from, from + maxLength)}${from + maxLength < line.length ? '…' : ''}`;
+  };
+  const stripCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
+  return (request: GrepRequest): GrepReply => {
+    const reply: GrepReply = { matches: [], filesScanned: 0, filesMatched: 0, binary: 0, tooLarge: [], unreadable: [], bytes: 0 };
+    const grepOne = (file: GrepFile): boolean => {
+      let fd: number;
+      try {
+        // O_NONBLOCK: a FIFO swapped in after the walk must not block; fstat then skips it.
+        fd = fs.openSync(file.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      } catch {
+        reply.unreadable.push(file.path);
+        return true;
+      }
+      try {
+        const info = fs.fstatSync(fd);
+        if (!info.isFile()) {
+          reply.unreadable.push(file.path);
+          return true;
+        }
+        if (info.size > init.maxFileBytes) {
+          reply.tooLarge.push(file.path);
+          return true;
+        }
+        reply.filesScanned++;
+        const decoder = new StringDecoder('utf8');
+        let line = 0; // lines before the current block
+        let current: GrepMatch | undefined; // the match still collecting `after`
+        let pendingAfter = 0;
+        let recent: string[] = []; // up to `context` lines not yet in the result, for `before`
+        let matched = false;
+        let stopped = false;
+
+        const account = (text: string) => {
+          reply.bytes += text.length + 8;
+          return reply.bytes <= request.maxBytes;
+        };
+        const block = (text: string) => {
+          let pos = 0;
+          let candidate = nextCandidate(text, 0);
+          while (pos < text.length) {
+            const newline = text.indexOf('\n', pos);
+            const end = newline === -1 ? text.length : newline;
+            line++;
+            let found: RegExpExecArray | null = null;
+            let content: string | undefined;
+            if (candidate <= pos) {
+              content = stripCr(text.slice(pos, end));
+              found = lineRe.exec(content);
+              candidate = nextCandidate(text, end + 1);
+            }
+            if (found) {
+              if (reply.matches.length >= request.maxMatches) {
+                reply.stoppedBy = 'max_results';
+                stopped = true;
+                return;
+              }
+              const match: GrepMatch = {
+                path: file.path,
+                relative: file.relative,
+                line,
+                column: found.index + 1,
+                text: clip(content!, found.index),
+                before: recent,
+                after: [],
+              };
+              if (!account(file.path + match.text + recent.join('\n'))) {
+                reply.stoppedBy = 'output_size';
+                stopped = true;
+                return;
+              }
+              reply.matches.push(match);
+              if (!matched) reply.filesMatched++;
+              matched = true;
+              current = match;
+              pendingAfter = context;
+              recent = [];
+            } else if (pendingAfter > 0 && current) {
+              const after = clip(content ?? stripCr(text.slice(pos, end)), 0);
+              if (!account(after)) {
+                reply.stoppedBy = 'output_size';
+                stopped = true;
+                return;
+              }
+              current.after.push(after);
+              pendingAfter--;
+            } else if (context > 0) {
+              recent.push(clip(content ?? stripCr(text.slice(pos, end)), 0));
+              if (recent.length > context) recent.shift();
+            }
+            pos = end + 1;
+          }
+        };
+        // Offset of the start of the next line that may match, at or after `from`.
+        const nextCandidate = (text: string, from: number): number => {
+          if (!scanRe) return from;
+          if (from >= text.length) return Infinity;
+          scanRe.lastIndex = from;
+          const m = scanRe.exec(text);
+          if (m === null) return Infinity;
+          return m.index <= from ? from : Math.max(from, text.lastIndexOf('\n', m.index - 1) + 1);
+        };
+
+        let position = 0;
+        let carry = '';
+        while (position < info.size && !stopped) {
+          const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK, info.size - position), position);
+          if (n === 0) break;
+          if (position === 0) {
+            if (buffer.subarray(0, Math.min(n, 8192)).includes(0)) {
+              reply.binary++;
+              return true;
+            }
+            if (needle && n === info.size && buffer.subarray(0, n).indexOf(needle) === -1) return true;
+          }
+          position += n;
+          const text = carry + decoder.write(buffer.subarray(0, n));
+          const cut = text.lastIndexOf('\n');
+          if (cut === -1) {
+            carry = text;
+            continue;
+          }
+          carry = text.slice(cut + 1);
+          block(text.slice(0, cut + 1));
+        }
+        if (!stopped) {
+          const rest = carry + decoder.end();
+          if (rest !== '') block(rest);
+        }
+        return !stopped;
+      } catch {
+        reply.unreadable.push(file.path);
+        return true;
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    for (const file of request.files) {
+      if (!included(file.relative)) continue;
+      if (!grepOne(file)) break;
     }
-    if (isPastLastLine(text, lineStart)) return;
-    const found = matchLine(text, lineStart, line, lineRe);
-    if (found) yield found;
-    const next = text.indexOf('\n', lineStart);
-    if (next === -1) return;
-    lineStart = next + 1;
-    line++;
-    scanRe.lastIndex = lineStart;
-  }
-}
-
-function* findByLine(text: string, lineRe: RegExp): Generator<Found> {
-  let line = 1;
-  for (let lineStart = 0; !isPastLastLine(text, lineStart); line++) {
-    const found = matchLine(text, lineStart, line, lineRe);
-    if (found) yield found;
-    const next = text.indexOf('\n', lineStart);
-    if (next === -1) return;
-    lineStart = next + 1;
-  }
-}
-
-/** After a final "\n" (or in an empty file) there is no line, not an empty one. */
-function isPastLastLine(text: string, lineStart: number): boolean {
-  return lineStart >= text.length;
-}
-
-function matchLine(text: string, start: number, line: number, lineRe: RegExp): Found | undefined {
-  const newline = text.indexOf('\n', start);
-  let end = newline === -1 ? text.length : newline;
-  if (end > start && text.charCodeAt(end - 1) === 13) end--;
-  const content = text.slice(start, end);
-  const m = lineRe.exec(content);
-  return m ? { line, column: m.index + 1, text: content, start, end } : undefined;
-}
-
-function linesBefore(text: string, lineStart: number, count: number): string[] {
-  const lines: string[] = [];
-  let end = lineStart - 1; // the "\n" ending the previous line
-  while (lines.length < count && end >= 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    lines.unshift(stripCr(text.slice(start, end)));
-    end = start - 1;
-  }
-  return lines;
-}
-
-function linesAfter(text: string, lineEnd: number, count: number): string[] {
-  const lines: string[] = [];
-  let start = text.indexOf('\n', lineEnd) + 1;
-  while (lines.length < count && start > 0 && start < text.length) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    lines.push(stripCr(text.slice(start, end)));
-    start = newline + 1;
-  }
-  return lines;
-}
-
-function stripCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
-
-function clipAround(line: string, at: number, max: number): string {
-  if (line.length <= max) return line;
-  const from = Math.max(0, Math.min(at - Math.floor(max / 4), line.length - max));
-  return `${from > 0 ? '…' : ''}${line.slice(from, from + max)}${from + max < line.length ? '…' : ''}`;
-}
-
-function note(list: string[], file: string): boolean {
-  if (list.length < MAX_LISTED_SKIPS) list.push(file);
-  return true;
-}
-
-/** The file's bytes in a reused buffer (valid until the next call), or why it was skipped. */
-function readSmallFile(file: string, maxBytes: number, scratch: { buffer: Buffer }): Buffer | 'too large' | 'unreadable' {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return 'unreadable';
-  }
-  try {
-    // Most files fit the scratch buffer: one read, and no fstat (a short read of a
-    // regular file means end of file). Only a file that fills it is sized first.
-    let filled = readSync(fd, scratch.buffer, 0, scratch.buffer.length, 0);
-    if (filled < scratch.buffer.length) return filled > maxBytes ? 'too large' : scratch.buffer.subarray(0, filled);
-    const size = fstatSync(fd).size;
-    if (size > maxBytes) return 'too large';
-    if (size > scratch.buffer.length) {
-      const bigger = Buffer.allocUnsafe(size);
-      scratch.buffer.copy(bigger, 0, 0, filled);
-      scratch.buffer = bigger;
-    }
-    // fstat's size is what we read: bytes appended meanwhile belong to the next search.
-    while (filled < size) {
-      const n = readSync(fd, scratch.buffer, filled, size - filled, filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    return scratch.buffer.subarray(0, Math.min(filled, size));
-  } catch {
-    return 'unreadable';
-  } finally {
-    closeSync(fd);
-  }
-}
+    return reply;
+  };
+};

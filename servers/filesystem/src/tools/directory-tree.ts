@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
+import { assertSafeGlobs } from '../lib/glob-guard.js';
 import { throttledProgress } from './progress.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
@@ -51,6 +52,7 @@ export const directoryTree = defineTool({
     return lines.join('\n');
   },
   async handler(args, ctx) {
+    assertSafeGlobs(args.excludePatterns, 'The exclude pattern');
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
     const result = await buildTree(root, {

@@ -33,7 +33,11 @@ export const grepFiles = defineTool({
         after: z.array(z.string()).optional(),
       }),
     ),
-    truncated: z.boolean().describe('More matches exist than max_results'),
+    truncated: z.boolean().describe('The search stopped early: more matches may exist'),
+    truncatedBy: z
+      .enum(['max_results', 'output_size'])
+      .optional()
+      .describe('Why it stopped: max_results reached, or the matches reached the output size limit'),
     filesScanned: z.number().int(),
     filesMatched: z.number().int(),
     skipped: z.object({ binary: z.number().int(), tooLarge: z.array(z.string()), unreadable: z.array(z.string()) }),
@@ -41,15 +45,28 @@ export const grepFiles = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: (out) => {
     if (out.matches.length === 0) return `No matches (${out.filesScanned} files searched).`;
-    const lines = out.matches.map((m) => {
-      const context = (list: string[] | undefined, from: number) =>
-        (list ?? []).map((text, i) => `${m.path}-${from + i}-${text}`);
+    // As grep -C prints: each line once, "--" only between groups that do not touch.
+    const withContext = out.matches.some((m) => m.before?.length || m.after?.length);
+    let text = '';
+    let previous: { path: string; last: number } | undefined;
+    for (const m of out.matches) {
       const before = m.before ?? [];
-      return [...context(before, m.line - before.length), `${m.path}:${m.line}:${m.text}`, ...context(m.after, m.line + 1)].join('\n');
-    });
-    return `${lines.join(out.matches.some((m) => m.before?.length || m.after?.length) ? '\n--\n' : '\n')}${
-      out.truncated ? `\n(stopped at ${out.matches.length} matches: raise max_results or narrow the search)` : ''
-    }`;
+      const after = m.after ?? [];
+      const first = m.line - before.length;
+      if (previous) text += withContext && (previous.path !== m.path || previous.last + 1 < first) ? '\n--\n' : '\n';
+      text += [
+        ...before.map((line, i) => `${m.path}-${first + i}-${line}`),
+        `${m.path}:${m.line}:${m.text}`,
+        ...after.map((line, i) => `${m.path}-${m.line + 1 + i}-${line}`),
+      ].join('\n');
+      previous = { path: m.path, last: m.line + after.length };
+    }
+    if (out.truncatedBy === 'output_size') {
+      text += `\n(stopped at ${out.matches.length} matches: the result reached its size limit; narrow path or include, or lower context_lines)`;
+    } else if (out.truncated) {
+      text += `\n(stopped at ${out.matches.length} matches: raise max_results or narrow the search)`;
+    }
+    return text;
   },
   async handler(args, ctx) {
     const root = await ctx.policy.resolveReadable(args.path);
@@ -77,7 +94,11 @@ export const grepFiles = defineTool({
     }));
     const files = [...new Set(result.matches.map((m) => m.path))];
     return ctx.result(
-      { matches, truncated: result.truncated, filesScanned: result.filesScanned, filesMatched: result.filesMatched, skipped: result.skipped },
+      {
+        matches,
+        truncated: result.truncated,
+        ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
+        filesScanned: result.filesScanned, filesMatched: result.filesMatched, skipped: result.skipped },
       files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
     );
   },

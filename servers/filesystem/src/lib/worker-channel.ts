@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
+import { runInWorker } from '@mcp-reference/shared/worker';
+
+/**
+ * A worker thread that lives as long as one call and answers requests, for CPU-heavy
+ * matching (regular expressions, globs) that must not run on the event loop: the main
+ * thread keeps walking directories asynchronously and hands the worker batches; the
+ * worker can be terminated at any instruction, so cancellation, session end and the
+ * time limit stop a catastrophic pattern at once (runInWorker does the terminating).
+ *
+ * `makeHandler` is sent as source text, like a runInWorker task: it must be
+ * self-contained (only its argument and `require()` of Node built-ins). It receives
+ * `init` once and returns the function that answers each request, synchronously.
+ */
+export interface WorkerChannel<Req, Rep> {
+  request(request: Req): Promise<Rep>;
+  /** Ends the worker (idempotent). */
+  close(): void;
+}
+
+export interface WorkerChannelOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  timeoutMessage?: string;
+  maxHeapMb?: number;
+}
+
+interface TaskInput {
+  name: string;
+  source: string;
+  init: unknown;
+}
+
+type Reply = { ready: true } | { id: number; reply?: unknown; error?: { name: string; message: string } };
+
+// Runs in the worker: requests arrive on a BroadcastChannel named by the caller (a
+// runInWorker task cannot receive messages otherwise), replies go back through `post`.
+const serve = (input: TaskInput, post: (message: unknown) => void) =>
+  new Promise<null>((resolve) => {
+    const { BroadcastChannel: Channel } = require('node:worker_threads');
+    const handler = (0, eval)(`(${input.source})`)(input.init);
+    const channel = new Channel(input.name);
+    channel.onmessage = (event: { data: { id: number; request?: unknown; close?: boolean } }) => {
+      const message = event.data;
+      if (message.close) {
+        channel.close();
+        resolve(null);
+        return;
+      }
+      try {
+        post({ id: message.id, reply: handler(message.request) });
+      } catch (error) {
+        const e = error as Error;
+        post({ id: message.id, error: { name: (e && e.name) || 'Error', message: String((e && e.message) || e) } });
+      }
+    };
+    post({ ready: true });
+  });
+
+export async function openWorkerChannel<I, Req, Rep>(
+  makeHandler: (init: I) => (request: Req) => Rep,
+  init: I,
+  options: WorkerChannelOptions = {},
+): Promise<WorkerChannel<Req, Rep>> {
+  const name = `mcp-fs-${randomUUID()}`;
+  const channel = new BroadcastChannel(name);
+  const pending = new Map<number, { resolve: (value: Rep) => void; reject: (error: unknown) => void }>();
+  let failure: { error: unknown } | undefined;
+  let nextId = 0;
+  let closed = false;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const done = runInWorker<TaskInput, null>(
+    serve,
+    { name, source: makeHandler.toString(), init },
+    {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      timeoutMessage: options.timeoutMessage,
+      maxHeapMb: options.maxHeapMb,
+      onMessage(message) {
+        const reply = message as Reply;
+        if ('ready' in reply) return markReady();
+        const waiter = pending.get(reply.id);
+        if (!waiter) return;
+        pending.delete(reply.id);
+        if (reply.error) {
+          const error = new Error(reply.error.message);
+          error.name = reply.error.name;
+          waiter.reject(error);
+        } else waiter.resolve(reply.reply as Rep);
+      },
+    },
+  );
+  const closeChannel = () => {
+    if (closed) return;
+    closed = true;
+    channel.close();
+  };
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+    closeChannel();
+  };
+  done.then(() => fail(new Error('the worker ended')), fail);
+  await Promise.race([ready, done]);
+  if (failure) throw failure.error;
+  return {
+    request(request) {
+      if (failure) return Promise.reject(failure.error);
+      const id = nextId++;
+      return new Promise<Rep>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        channel.postMessage({ id, request });
+      });
+    },
+    close() {
+      if (closed) return;
+      channel.postMessage({ close: true });
+      closeChannel();
+    },
+  };
+}
