@@ -42,6 +42,9 @@ const replacements = [
   ['TemplateOptions', `${pascal}Options`],
   ['templateOptions', `${camel}Options`],
   ["describeServerContract('template'", `describeServerContract('${name}'`],
+  // Packaging: the local-build path in the README, the MCP registry name (server.json, mcpName).
+  ['servers/_template', `servers/${name}`],
+  ['io.github.mcp-reference/template', `io.github.mcp-reference/${name}`],
 ];
 
 const source = path.join(root, 'servers', '_template');
@@ -64,10 +67,10 @@ async function rewrite(dir) {
 }
 await rewrite(target);
 
-// A new package starts unreleased and says what it is.
+// A new package starts at the version every server starts at, and says what it is.
 const pkgFile = path.join(target, 'package.json');
 const pkg = JSON.parse(await readFile(pkgFile, 'utf8'));
-pkg.version = '0.0.0';
+pkg.version = '0.1.0';
 pkg.description = `MCP server: ${name} (describe it here).`;
 await writeFile(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
 await stat(path.join(target, 'src', 'server.ts'));

@@ -134,6 +134,12 @@ describe('parseArgs', () => {
     expect(usageError(['--http', '--auth-token', 'short'])).toBe('--auth-token: must be at least 16 characters');
     expect(usageError(['--auth-token', flagToken])).toBe('--auth-token only applies with --http');
   });
+
+  it('ignores MCP_AUTH_TOKEN without --http, even a short one, so it never stops a stdio server', () => {
+    expect(parseArgs(spec, [], { MCP_AUTH_TOKEN: 'short' })).not.toHaveProperty('authToken');
+    expect(parseArgs(spec, [], { MCP_AUTH_TOKEN: 'e'.repeat(32) })).not.toHaveProperty('authToken');
+    expect(usageError(['--http'], { MCP_AUTH_TOKEN: 'short' })).toBe('--auth-token: must be at least 16 characters');
+  });
 });
 
 describe('helpText', () => {
@@ -146,7 +152,7 @@ describe('helpText', () => {
     expect(help).toMatch(/--max-rows N\s+Row cap \(default 10000\)/);
     expect(help).toMatch(/--allow-host VALUE \(repeatable\)\s+Hosts that may be fetched/);
     expect(help).toMatch(/--port N\s+HTTP port \(0 picks a free one\) \(default 3000\)/);
-    expect(help).toMatch(/--auth-token VALUE\s+Require this bearer token/);
+    expect(help).toMatch(/--auth-token VALUE\s+Require this bearer token on HTTP, at least 16 characters/);
     for (const flag of ['--http', '--host', '--log-level', '--page-size', '--user-agent', '--help', '--version']) {
       expect(help).toContain(`  ${flag}`);
     }

@@ -15,7 +15,7 @@ export const commonOptions = z.object({
     .string()
     .min(16, 'must be at least 16 characters')
     .optional()
-    .describe('Require this bearer token on HTTP (or set MCP_AUTH_TOKEN)'),
+    .describe('Require this bearer token on HTTP, at least 16 characters (or set MCP_AUTH_TOKEN; ignored without --http)'),
   logLevel: z.enum(LOG_LEVELS as [string, ...string[]]).default('info').describe('stderr and default session log level'),
   pageSize: z.number().int().min(1).max(10_000).default(DEFAULT_PAGE_SIZE).describe('Items per page of every list'),
 });
@@ -123,7 +123,9 @@ export function parseArgs<Shape extends z.ZodRawShape>(
     raw[spec.positional.key] = positionals;
   }
   const tokenFromFlag = raw.authToken !== undefined;
-  if (!tokenFromFlag && env.MCP_AUTH_TOKEN) raw.authToken = env.MCP_AUTH_TOKEN;
+  // The environment token only concerns HTTP: a stdio server ignores it, so a token meant
+  // for another server (or too short) in the environment never stops a stdio server.
+  if (!tokenFromFlag && env.MCP_AUTH_TOKEN && raw.http === true) raw.authToken = env.MCP_AUTH_TOKEN;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

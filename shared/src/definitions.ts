@@ -74,8 +74,16 @@ export interface ToolDefinition<In extends AnyObject = AnyObject, Out extends An
   input: In;
   output: Out;
   annotations?: ToolAnnotations;
-  /** The text rendering of a result; JSON by default. */
+  /**
+   * The text rendering of a result (bounded JSON by default). A result that would not fit
+   * the result budget keeps its structuredContent and gets a shortened text.
+   */
   render?: (output: z.output<Out>) => string;
+  /**
+   * How to ask for less when a result is over the budget (`maxResultBytes`), e.g. "Pass
+   * head or tail, or a narrower path." Appended to the isError message.
+   */
+  whenTooLarge?: string;
   handler: (args: z.output<In>, ctx: ToolContext<z.input<Out>> & Ext) => Promise<ToolResult> | ToolResult;
 }
 

@@ -1,3 +1,4 @@
+import { boundedJson } from './result-budget.js';
 import type { ContentBlock, EmbeddedResource, ResourceContents, ResourceLink, ToolResult, Annotations } from './types.js';
 
 /** `structuredContent` first, with a text rendering of it for clients that show text. */
@@ -25,9 +26,15 @@ export function blobContents(uri: string, data: Buffer | Uint8Array, mimeType = 
   return { uri, mimeType, blob: Buffer.from(data).toString('base64') };
 }
 
-/** The default text rendering of a structured result. */
-export function renderJson(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+/** How long the default text rendering of a structured result may get. */
+export const RENDER_JSON_MAX_CHARS = 512 * 1024;
+
+/**
+ * The default text rendering of a structured result: pretty JSON, cut (with a note)
+ * past `maxChars`, so a large payload is not sent twice in full.
+ */
+export function renderJson(value: unknown, maxChars = RENDER_JSON_MAX_CHARS): string {
+  return boundedJson(value, maxChars);
 }
 
 function nameFromUri(uri: string): string {

@@ -16,14 +16,24 @@ import { openSession, type ServerSession } from './session.js';
 import type { ServerDescription } from './describe.js';
 import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
+import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {
   readonly id: string;
-  /** The client's roots: undefined when it does not support roots. Awaits the first answer. */
+  /**
+   * The client's roots: undefined when it does not support roots (or the server turned
+   * roots off), so the command-line ceiling applies. Asked lazily, on the stream of the
+   * request in flight, and again after `roots/list_changed`. A client that declared roots
+   * but does not answer (or answers with an error) never gets the ceiling instead: the
+   * promise rejects with a ToolError that says so, which a tool call turns into an
+   * isError result; the next call asks again.
+   */
   roots(): Promise<readonly Root[] | undefined>;
-  /** Grows each time the roots change, so per-session caches know when to recompute. */
+  /** Grows each time the roots change (or a failed request is to be retried), so per-session caches know when to recompute. */
   readonly rootsVersion: number;
+  /** Why the last roots/list failed, while no answer has replaced it. */
+  readonly rootsError: string | undefined;
   readonly clientName: string | undefined;
 }
 
@@ -63,6 +73,16 @@ export interface ServerConfig<Ext = unknown> {
   debounceMs?: number;
   /** Whether to ask clients for roots (servers that do not use roots turn it off). */
   useRoots?: boolean;
+  /** How long a roots/list may take before the session gets no access (default 10 s). */
+  rootsTimeoutMs?: number;
+  /**
+   * The largest serialized tool result, in bytes (default 8 MiB, safely below the SDK
+   * client's 10 MiB message limit). A larger one becomes an isError result that says how
+   * to ask for less.
+   */
+  maxResultBytes?: number;
+  /** How many URIs may be watched at once for subscriptions (default 1,000); more are refused. */
+  maxWatched?: number;
   /** Called when the last session closes and the server is closed. */
   onClose?: () => void | Promise<void>;
 }
@@ -96,7 +116,9 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
   const registry = createRegistry<Ext>(config);
-  const hub = createSubscriptionHub({ debounceMs: config.debounceMs ?? 100, logger });
+  const maxResultBytes = config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1024) throw new Error(`maxResultBytes must be an integer of at least 1024, got ${maxResultBytes}`);
+  const hub = createSubscriptionHub({ debounceMs: config.debounceMs ?? 100, logger, maxWatched: config.maxWatched });
   let inflight = 0;
   const drained = new Set<() => void>();
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -118,6 +140,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         config,
         logger,
         pageSize,
+        maxResultBytes,
         hub,
         track,
         registry,

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
   GetPromptRequestSchema,
+  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -29,6 +31,7 @@ import { capCompletions } from './completions.js';
 import { describeZodError } from './json-schema.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, resourceNotFound } from './errors.js';
 import { embeddedResource, errorResult, renderJson, resourceLink, structuredResult } from './results.js';
+import { fitResult } from './result-budget.js';
 import type { LogLevel, ResourceInfo, Root, ToolResult } from './types.js';
 
 export interface ServerSession {
@@ -43,6 +46,7 @@ interface SessionOptions<Ext> {
   config: ServerConfig<Ext>;
   logger: Logger;
   pageSize: number;
+  maxResultBytes: number;
   hub: SubscriptionHub;
   track: <T>(work: () => Promise<T>) => Promise<T>;
   registry: () => Promise<Registry<Ext>>;
@@ -52,6 +56,13 @@ interface SessionOptions<Ext> {
 }
 
 const ROOTS_TIMEOUT_MS = 10_000;
+
+/** Where a session's roots stand; `asking` is shared by every call that needs them meanwhile. */
+type RootsState =
+  | { kind: 'unasked' }
+  | { kind: 'asking'; answer: Promise<readonly Root[]> }
+  | { kind: 'known'; roots: readonly Root[] }
+  | { kind: 'failed'; reason: string };
 const LooseRootsResult = z.looseObject({
   roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
 });
@@ -60,9 +71,17 @@ const LooseRootsResult = z.looseObject({
 const TOOL_CURSORS = 'tool-page';
 const toolCursors = {
   encode: (key: string) => encodeCursor(TOOL_CURSORS, { k: key }),
+  // A bad cursor is a bad argument like any other: an isError result, not a protocol error.
   decode(cursor: string): string {
-    const { k } = decodeCursor(TOOL_CURSORS, cursor);
-    if (k === undefined) throw invalidParams(`Invalid cursor "${cursor}": use the nextCursor of the previous call.`);
+    let k: string | undefined;
+    try {
+      k = decodeCursor(TOOL_CURSORS, cursor).k;
+    } catch {
+      k = undefined;
+    }
+    if (k === undefined) {
+      throw new ToolError(`Invalid cursor "${cursor.slice(0, 40)}": use the nextCursor of the previous call, or omit cursor to start over.`);
+    }
     return k;
   },
 };
@@ -97,38 +116,74 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     },
   );
 
+  type RequestExtra = {
+    signal: AbortSignal;
+    _meta?: { progressToken?: string | number };
+    sendNotification: (n: never) => Promise<void>;
+    sendRequest?: (request: never, schema: never, options?: never) => Promise<unknown>;
+  };
   let level: LogLevel = config.logLevel ?? 'info';
   let closed = false;
   const sessionAbort = new AbortController();
 
-  // Roots: asked once the client says it is initialized, again on roots/list_changed.
-  let rootsState: { version: number; current: Promise<readonly Root[] | undefined> } = {
-    version: 0,
-    current: Promise.resolve(undefined),
-  };
+  // Roots are asked lazily, when a handler first needs them, on the stream of the request
+  // in flight (a related request): over HTTP the standalone GET stream may not be open, and
+  // a request sent there would never be seen. Asked again after roots/list_changed.
+  const requestScope = new AsyncLocalStorage<RequestExtra>();
+  const rootsTimeoutMs = config.rootsTimeoutMs ?? ROOTS_TIMEOUT_MS;
+  let rootsVersion = 0;
+  let rootsState: RootsState = { kind: 'unasked' };
   let initialized!: () => void;
   const whenInitialized = new Promise<void>((resolve) => (initialized = resolve));
   const clientSupportsRoots = () => Boolean(sdk.getClientCapabilities()?.roots);
 
   // The SDK's own listRoots() rejects the whole answer if one root is not file://, which
-  // would drop every root (and so widen access to the ceiling); each root is judged here.
-  const fetchRoots = (): Promise<readonly Root[] | undefined> =>
-    sdk
-      .request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS })
-      .then((result) => result.roots.map(({ uri, name }) => (name === undefined ? { uri } : { uri, name })))
-      .catch((error) => {
-        logger.log('warning', `roots/list failed; continuing without client roots: ${errorMessage(error)}`);
-        return undefined;
-      });
+  // would drop every root; each root is judged by the server instead.
+  function askRoots(): Promise<readonly Root[]> {
+    const extra = requestScope.getStore();
+    const request = { method: 'roots/list' } as const;
+    const asking = extra?.sendRequest
+      ? extra.sendRequest(request as never, LooseRootsResult as never, { timeout: rootsTimeoutMs, signal: extra.signal } as never)
+      : sdk.request(request, LooseRootsResult, { timeout: rootsTimeoutMs, signal: sessionAbort.signal });
+    const answer: Promise<readonly Root[]> = (asking as Promise<z.output<typeof LooseRootsResult>>).then(
+      (result) => {
+        const roots = result.roots.map(({ uri, name }) => (name === undefined ? { uri } : { uri, name }));
+        if (rootsState.kind === 'asking' && rootsState.answer === answer) rootsState = { kind: 'known', roots };
+        return roots;
+      },
+      (error) => {
+        const reason = errorMessage(error);
+        if (rootsState.kind === 'asking' && rootsState.answer === answer) {
+          rootsState = { kind: 'failed', reason };
+          // Caches keyed on the version recompute, so the next call asks again.
+          rootsVersion++;
+        }
+        logger.log('warning', `roots/list failed; this session gets no access until the client answers: ${reason}`);
+        throw new ToolError(
+          `The client did not answer roots/list (${reason}), so this session has no access: a client that declares roots ` +
+            'gets at most its roots, never the whole configured ceiling. Call again (roots are asked again), ' +
+            'or check that the client answers roots/list.',
+        );
+      },
+    );
+    return answer;
+  }
 
   const info: SessionInfo = {
     id,
     async roots() {
       if (config.useRoots === false) return undefined;
-      return rootsState.current;
+      // Capabilities are known from the initialize request on.
+      if (!clientSupportsRoots()) return undefined;
+      if (rootsState.kind === 'known') return rootsState.roots;
+      if (rootsState.kind !== 'asking') rootsState = { kind: 'asking', answer: askRoots() };
+      return rootsState.answer;
     },
     get rootsVersion() {
-      return rootsState.version;
+      return rootsVersion;
+    },
+    get rootsError() {
+      return rootsState.kind === 'failed' ? rootsState.reason : undefined;
     },
     get clientName() {
       return sdk.getClientVersion()?.name;
@@ -153,11 +208,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     });
   }
 
-  function baseContext(extra: {
-    signal: AbortSignal;
-    _meta?: { progressToken?: string | number };
-    sendNotification: (n: never) => Promise<void>;
-  }): BaseContext {
+  function baseContext(extra: RequestExtra): BaseContext {
     const progressToken = extra._meta?.progressToken;
     const signal = AbortSignal.any([extra.signal, sessionAbort.signal]);
     return {
@@ -218,7 +269,6 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     });
   }
 
-  type RequestExtra = Parameters<typeof baseContext>[0];
   const contextFor = (extra: RequestExtra) => ({ ...baseContext(extra), ...ext }) as BaseContext & Ext;
 
   /**
@@ -247,8 +297,16 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
       }
     };
-    sdk.setRequestHandler(loose, ((request: unknown, extra: RequestExtra) => options.track(() => run(request, extra))) as never);
+    sdk.setRequestHandler(
+      loose,
+      ((request: unknown, extra: RequestExtra) => options.track(() => requestScope.run(extra, () => run(request, extra)))) as never,
+    );
   }
+
+  // The SDK answers an initialize with bad params -32603 and a multi-line zod dump; the
+  // spec asks for -32602 (the SDK's own handler still negotiates the version).
+  const sdkInitialize = (sdk as unknown as { _oninitialize(request: unknown): Promise<unknown> })._oninitialize.bind(sdk);
+  on(InitializeRequestSchema, (request) => sdkInitialize(request));
 
   on(
     SetLevelRequestSchema,
@@ -282,10 +340,13 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         try {
           const result = await tool.handler(parsed.data, ctx as never);
           log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
-          return result;
+          // Every result is held to the budget, so no client is sent more than it accepts.
+          return fitResult(result, options.maxResultBytes, tool.name, tool.whenTooLarge);
         } catch (error) {
-          if (error instanceof ProtocolError) throw error;
           if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
+          // A bad cursor or argument found by the handler is the caller's to fix, like any bad argument.
+          if (error instanceof ProtocolError && error.code === ErrorCodes.InvalidParams) return errorResult(error.message);
+          if (error instanceof ProtocolError) throw error;
           const described = describeFailure(error);
           if (described !== undefined) return errorResult(described);
           logger.log('error', `${tool.name} failed`, errorMessage(error));
@@ -394,18 +455,13 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     );
   }
 
-  sdk.oninitialized = () => {
-    initialized();
-    if (config.useRoots !== false && clientSupportsRoots()) {
-      rootsState = { version: rootsState.version + 1, current: fetchRoots() };
-    }
-  };
+  sdk.oninitialized = () => initialized();
   sdk.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     await whenInitialized;
     if (config.useRoots === false || !clientSupportsRoots()) return;
-    const current = fetchRoots();
-    rootsState = { version: rootsState.version + 1, current };
-    await current;
+    // The new roots are asked when a handler next needs them.
+    rootsState = { kind: 'unasked' };
+    rootsVersion++;
     log('info', 'client roots changed');
     if (capabilities.resources) send('notifications/resources/list_changed', {});
     // Subscriptions the new roots no longer allow stop reporting changes.

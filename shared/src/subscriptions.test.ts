@@ -210,6 +210,20 @@ describe('resources/subscribe', () => {
     expect(disposed).toEqual([]);
   });
 
+  it('refuses a subscription past the watcher bound with a reason, and accepts it once one is released', async () => {
+    const { server, connect } = setup({ maxWatched: 2 });
+    const { client } = await connect();
+    await client.subscribeResource({ uri: 'mem:///a' });
+    await client.subscribeResource({ uri: 'mem:///b' });
+    await expect(client.subscribeResource({ uri: 'mem:///c' })).rejects.toThrow(/Too many subscriptions: 2 resources are watched/);
+    expect(server.watchedCount()).toBe(2);
+    // Subscribing again to a watched URI costs nothing and is still accepted.
+    await client.subscribeResource({ uri: 'mem:///a' });
+    await client.unsubscribeResource({ uri: 'mem:///b' });
+    await client.subscribeResource({ uri: 'mem:///c' });
+    expect(server.watchedCount()).toBe(2);
+  });
+
   it('accepts subscriptions on a server with no watch function at all', async () => {
     const { connect } = setup({ watch: undefined });
     const connection = await connect();

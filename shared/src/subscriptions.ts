@@ -1,6 +1,9 @@
 import type { Disposer } from './types.js';
 import type { Logger } from './logging.js';
-import { errorMessage } from './errors.js';
+import { ErrorCodes, ProtocolError, errorMessage } from './errors.js';
+
+/** How many URIs may be watched at once unless the server says otherwise. */
+export const DEFAULT_MAX_WATCHED = 1_000;
 
 export type StartWatch = (uri: string, changed: () => void) => Disposer | undefined | Promise<Disposer | undefined>;
 
@@ -16,8 +19,9 @@ interface Watched {
  * not with the size of the data. Changes are debounced per URI: a burst of writes to a
  * file becomes one `notifications/resources/updated`.
  */
-export function createSubscriptionHub(options: { debounceMs: number; logger: Logger }) {
+export function createSubscriptionHub(options: { debounceMs: number; logger: Logger; maxWatched?: number }) {
   const watched = new Map<string, Watched>();
+  const maxWatched = options.maxWatched ?? DEFAULT_MAX_WATCHED;
 
   function fire(uri: string) {
     const entry = watched.get(uri);
@@ -50,6 +54,14 @@ export function createSubscriptionHub(options: { debounceMs: number; logger: Log
       if (entry) {
         entry.subscribers.set(sessionId, send);
         return;
+      }
+      // Each watched URI costs OS watches (inotify); past the bound a subscribe is refused
+      // with a reason instead of exhausting them for every process of the user.
+      if (watched.size >= maxWatched) {
+        throw new ProtocolError(
+          ErrorCodes.InternalError,
+          `Too many subscriptions: ${maxWatched} resources are watched already. Unsubscribe from some first.`,
+        );
       }
       entry = { subscribers: new Map([[sessionId, send]]) };
       watched.set(uri, entry);

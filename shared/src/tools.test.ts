@@ -82,6 +82,27 @@ describe('tools/call', () => {
           },
         }),
         defineTool({
+          name: 'paged',
+          description: 'Pages by itself with tool cursors',
+          input: z.object({ cursor: z.string().optional() }),
+          output: z.object({ after: z.string() }),
+          handler: ({ cursor }, ctx) => ctx.result({ after: cursor === undefined ? '' : ctx.cursor.decode(cursor) }),
+        }),
+        defineTool({
+          name: 'streamed',
+          description: 'Pages a stream with ctx.page',
+          input: z.object({ cursor: z.string().optional() }),
+          output: z.object({ items: z.array(z.string()), nextCursor: z.string().optional() }),
+          async handler({ cursor }, ctx) {
+            const page = await ctx.page((after) => ['a', 'b', 'c'].filter((x) => after === undefined || x > after), {
+              cursor,
+              keyOf: (x) => x,
+              limit: 2,
+            });
+            return ctx.result({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+          },
+        }),
+        defineTool({
           name: 'wait_for_cancel',
           description: 'Runs until cancelled',
           input: z.object({}),
@@ -141,6 +162,20 @@ describe('tools/call', () => {
       code: ErrorCodes.InvalidParams,
       message: expect.stringMatching(/Unknown tool: nope/),
     });
+  });
+
+  it('answers a bad tool cursor with an isError result, like any other bad argument', async () => {
+    const { client } = await connect();
+    const good = await client.callTool({ name: 'streamed', arguments: {} });
+    const { nextCursor } = good.structuredContent as { nextCursor: string };
+    expect((await client.callTool({ name: 'streamed', arguments: { cursor: nextCursor } })).structuredContent).toEqual({ items: ['c'] });
+    for (const name of ['paged', 'streamed']) {
+      for (const cursor of ['not-a-cursor', 'bm90LWEtY3Vyc29y', '!!!']) {
+        const result = await client.callTool({ name, arguments: { cursor } });
+        expect(result.isError, `${name} ${cursor}`).toBe(true);
+        expect(textOf(result)).toMatch(/[Ii]nvalid cursor/);
+      }
+    }
   });
 
   it('turns a ToolError into an isError result with its message', async () => {

@@ -52,7 +52,7 @@ describe('pnpm new:server', () => {
 
     await exec(process.execPath, [path.join(repoRoot, 'scripts/bundle.mjs'), 'server'], { cwd: dest });
     const version = await exec(process.execPath, [path.join(dest, 'dist/cli.js'), '--version']);
-    expect(version.stdout.trim()).toBe('0.0.0');
+    expect(version.stdout.trim()).toBe('0.1.0');
 
     const vitest = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
     const reportFile = path.join(work, 'report.json');

@@ -17,8 +17,11 @@ export interface ReceivedNotification {
 
 export interface ClientOptions {
   name?: string;
-  /** Declares the roots capability and answers roots/list with these. */
-  roots?: Root[];
+  /**
+   * Declares the roots capability and answers roots/list with these; a function is asked
+   * each time (one that never resolves makes a client that declares roots but never answers).
+   */
+  roots?: Root[] | (() => Promise<Root[]>);
   /** Declares elicitation and answers each request with this. */
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
   /** Time limit of the initialize request (the SDK's default is 60 s; `npx` may install first). */
@@ -42,7 +45,7 @@ export interface Connection {
 }
 
 async function connectWith(transport: Transport, options: ClientOptions, onClose?: () => Promise<void>): Promise<Connection> {
-  let roots = options.roots ?? [];
+  let roots: Root[] | (() => Promise<Root[]>) = options.roots ?? [];
   const client = new Client(
     { name: options.name ?? 'mcp-reference-test-client', version: '0.0.0' },
     {
@@ -58,7 +61,9 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
     notifications.push(notification as ReceivedNotification);
     for (const wake of waiters) wake();
   };
-  if (options.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+  if (options.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: typeof roots === 'function' ? await roots() : roots }));
+  }
   if (options.elicit) {
     const elicit = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message) as never);

@@ -35,14 +35,16 @@ interface Entry {
 }
 
 const MCP_PATH = '/mcp';
-const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
 
 /**
  * Streamable HTTP at `/mcp`. Before a request reaches the SDK transport it passes, in
  * order: Host and Origin checks (DNS rebinding: only the bound host and port under the
- * loopback names, else 403), the bearer token when one is configured (401 with RFC 9728
- * metadata), the body limit (413) and JSON parsing (400, -32700). Each session has its own
- * transport and server session; idle ones are closed by a sweeper.
+ * loopback names, else 403), the bearer token when one is configured (401 with a plain
+ * `Bearer` challenge: there is no authorization server, so no RFC 9728 metadata that would
+ * send clients into OAuth), the body limit (413) and JSON parsing (400, -32700). Each
+ * session has its own transport and server session; idle ones are closed by a sweeper. A
+ * client that drops the connection of a request before its answer cancels that request
+ * (its ctx.signal aborts), as notifications/cancelled would.
  */
 export async function serveHttp(server: McpServer, options: HttpOptions): Promise<HttpHandle> {
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -73,19 +75,9 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
       return sendPlain(res, 403, 'Forbidden: Origin not allowed');
     }
     const path = (req.url ?? '/').split('?')[0];
-    if (METADATA_PATHS.includes(path) && req.method === 'GET' && tokenDigest) {
-      return sendJson(res, 200, {
-        resource: `${baseUrl}${MCP_PATH}`,
-        bearer_methods_supported: ['header'],
-        resource_name: server.name,
-      });
-    }
     if (path !== MCP_PATH) return sendPlain(res, 404, 'Not found: the MCP endpoint is /mcp');
     if (tokenDigest && !authorized(req.headers.authorization, tokenDigest)) {
-      res.setHeader(
-        'WWW-Authenticate',
-        `Bearer resource_metadata="${baseUrl}${METADATA_PATHS[1]}"${req.headers.authorization ? ', error="invalid_token"' : ''}`,
-      );
+      res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJsonRpcError(res, 401, ErrorCodes.InvalidRequest, 'Unauthorized: a valid bearer token is required');
     }
     if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
@@ -111,7 +103,7 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     if (sessionId !== undefined) {
       const entry = sessions.get(sessionId);
       if (!entry) return sendJsonRpcError(res, 404, ErrorCodes.InvalidRequest, 'Session not found: initialize a new session');
-      return track(entry, res, () => entry.transport.handleRequest(req, res, body));
+      return track(entry, res, () => entry.transport.handleRequest(req, res, body), body);
     }
     if (req.method !== 'POST' || !containsInitialize(body)) {
       return sendJsonRpcError(res, 400, ErrorCodes.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
@@ -133,19 +125,33 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     const entry: Entry = { transport, lastSeen: Date.now(), openRequests: 0 };
     transport.onclose = () => sessions.delete(id);
     await server.connect(transport, { sessionId: id });
-    await track(entry, res, () => transport.handleRequest(req, res, body));
+    await track(entry, res, () => transport.handleRequest(req, res, body), body);
     // An initialize that failed (bad version, bad params) leaves no session behind.
     if (!sessions.has(id)) await transport.close().catch(() => undefined);
   }
 
-  async function track(entry: Entry, res: ServerResponse, run: () => Promise<void>) {
+  async function track(entry: Entry, res: ServerResponse, run: () => Promise<void>, body?: unknown) {
     entry.openRequests++;
     entry.lastSeen = Date.now();
     res.once('close', () => {
       entry.openRequests--;
       entry.lastSeen = Date.now();
+      // Closed before the answer was written: nobody will read it, so stop the work.
+      if (!res.writableFinished) cancelRequests(entry, body);
     });
     await run();
+  }
+
+  function cancelRequests(entry: Entry, body: unknown) {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const id = (message as { id?: unknown; method?: unknown } | null)?.id;
+      if ((typeof id !== 'string' && typeof id !== 'number') || typeof (message as { method?: unknown }).method !== 'string') continue;
+      entry.transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'the client closed the connection' },
+      });
+    }
   }
 
   const sweeper = setInterval(

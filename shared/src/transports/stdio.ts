@@ -1,20 +1,28 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpServer } from '../server.js';
 import type { Logger } from '../logging.js';
 import { onShutdownSignal } from './shutdown.js';
+import { LineTransport } from './stdio-transport.js';
+
+/** After stdin closes, calls in flight get this long to answer before they are aborted. */
+const DRAIN_MS = 1_500;
+/** ...and the process is gone this long after stdin closed, whatever still runs. */
+const EXIT_MS = 2_500;
 
 /**
  * Serves one client over stdin/stdout. The process ends cleanly when the client closes
- * stdin or on SIGINT/SIGTERM, so no orphaned server lingers after Claude Desktop quits.
+ * stdin (within 3 s, even with a call still running) or on SIGINT/SIGTERM, so no
+ * orphaned server lingers after Claude Desktop quits.
  */
 export async function serveStdio(server: McpServer, logger: Logger): Promise<{ close(): Promise<void> }> {
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, process.stdout);
+  transport.onerror = (error) => logger.log('debug', `stdio: ${error.message}`);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       logger.log('debug', 'shutting down');
-      // A client that writes its last request and closes stdin still gets the answer.
-      await server.drain(5_000);
+      // A client that writes its last request and closes stdin still gets the answer,
+      // if it comes soon; closing the server then aborts ctx.signal of what still runs.
+      await server.drain(DRAIN_MS);
       await new Promise((resolve) => setImmediate(resolve));
       await server.close().catch(() => undefined);
     })());
@@ -24,11 +32,20 @@ export async function serveStdio(server: McpServer, logger: Logger): Promise<{ c
   });
   // On stdin close, answer what is in flight, release watchers and let the process end by
   // itself (stdout to a pipe is flushed asynchronously; exiting at once could cut the
-  // last answer). A handle that outlives that is cut after a second.
-  const endOfInput = () =>
-    void close().then(() => setTimeout(() => process.exit(0), 1_000).unref());
+  // last answer). A handle that outlives that (a worker, a timer) is cut by the exit timer.
+  let ended = false;
+  const endOfInput = () => {
+    if (ended) return;
+    ended = true;
+    setTimeout(() => process.exit(0), EXIT_MS).unref();
+    void close();
+  };
   process.stdin.once('end', endOfInput);
   process.stdin.once('close', endOfInput);
+  // A client that dies leaves EPIPE on stdout: the transport closes, and so do we.
+  transport.onclose = () => {
+    if (!closing) endOfInput();
+  };
   await server.connect(transport, { sessionId: 'stdio' });
   logger.log('info', `${server.name} ${server.version} serving on stdio`);
   return {

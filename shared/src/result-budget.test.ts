@@ -1,0 +1,127 @@
+import { describe, it, expect, afterEach, beforeAll } from 'vitest';
+import { z } from 'zod';
+import { createServer, type McpServer } from './server.js';
+import { defineTool } from './definitions.js';
+import { silentLogger } from './logging.js';
+import { connectInMemory, connectStdio, type Connection } from './client/index.js';
+import { jsonBytes } from './result-budget.js';
+import { renderJson } from './results.js';
+import { ensureFixtureBin } from './testing/fixture-bin.js';
+
+const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0].text ?? '');
+
+describe('jsonBytes', () => {
+  it('is the UTF-8 size of JSON.stringify, escapes included', () => {
+    const values: unknown[] = [
+      { a: 'plain', b: [1, 2.5, -3e21, null, true, false], c: { d: 'é€😀', e: undefined } },
+      'quotes " and \\ backslashes\nnewlines\ttabs\u0001control\u001f',
+      [[], {}, [{}], ''],
+      { toJSON: () => ({ x: 1 }) },
+      { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
+    ];
+    for (const value of values) expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value)));
+  });
+});
+
+describe('the result budget', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function budgetServer(maxResultBytes?: number): McpServer {
+    return createServer({
+      name: 'budget',
+      version: '1.0.0',
+      logger: silentLogger,
+      maxResultBytes,
+      tools: [
+        defineTool({
+          name: 'read',
+          description: 'Text rendered as itself, as a file read is',
+          input: z.object({ bytes: z.number().int() }),
+          output: z.object({ content: z.string() }),
+          render: (out) => out.content,
+          whenTooLarge: 'Pass head or tail to read part of the file.',
+          handler: ({ bytes }, ctx) => ctx.result({ content: 'x'.repeat(bytes) }),
+        }),
+        defineTool({
+          name: 'list',
+          description: 'Many items, rendered as JSON by default',
+          input: z.object({ count: z.number().int() }),
+          output: z.object({ items: z.array(z.object({ name: z.string(), size: z.number() })) }),
+          handler: ({ count }, ctx) =>
+            ctx.result({ items: Array.from({ length: count }, (_, i) => ({ name: `file-${i}.txt`, size: i })) }),
+        }),
+      ],
+    });
+  }
+
+  async function connect(server: McpServer): Promise<Connection> {
+    const connection = await connectInMemory(server);
+    cleanups.push(async () => {
+      await connection.close();
+      await server.close();
+    });
+    return connection;
+  }
+
+  it('leaves a result under the budget untouched', async () => {
+    const connection = await connect(budgetServer(64 * 1024));
+    const result = await connection.client.callTool({ name: 'read', arguments: { bytes: 1_000 } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('x'.repeat(1_000));
+    expect(result.structuredContent).toEqual({ content: 'x'.repeat(1_000) });
+  });
+
+  it('does not send a large payload twice: the text is cut, structuredContent stays whole', async () => {
+    const connection = await connect(budgetServer(64 * 1024));
+    const result = await connection.client.callTool({ name: 'read', arguments: { bytes: 40 * 1024 } });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { content: string }).content).toHaveLength(40 * 1024);
+    expect(textOf(result).length).toBeLessThan(20 * 1024);
+    expect(textOf(result)).toMatch(/whole result is in structuredContent/);
+    expect(jsonBytes(result)).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('refuses a result over the budget with an isError that says how to ask for less', async () => {
+    const connection = await connect(budgetServer(64 * 1024));
+    const result = await connection.client.callTool({ name: 'read', arguments: { bytes: 100 * 1024 } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toMatch(/The result of read is .* MB, over the .* MB a response may carry/);
+    expect(textOf(result)).toMatch(/Pass head or tail/);
+    const listed = await connection.client.callTool({ name: 'list', arguments: { count: 5_000 } });
+    expect(listed.isError).toBe(true);
+    expect(textOf(listed)).toMatch(/paging|cursor/);
+    await expect(connection.client.ping()).resolves.toBeDefined();
+  });
+
+  it('bounds the default JSON rendering of a large structured result', async () => {
+    const connection = await connect(budgetServer(32 * 1024 * 1024));
+    const result = await connection.client.callTool({ name: 'list', arguments: { count: 50_000 } });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(50_000);
+    expect(textOf(result).length).toBeLessThan(600 * 1024);
+    expect(textOf(result)).toMatch(/cut at .* characters; the whole result is in structuredContent/);
+    // A small one is the whole JSON, as before.
+    expect(renderJson({ a: [1, 2] })).toBe(JSON.stringify({ a: [1, 2] }, null, 2));
+  });
+
+  describe('over stdio with the stock SDK client (10 MiB message limit)', () => {
+    let bin: string;
+    beforeAll(async () => {
+      bin = await ensureFixtureBin();
+    });
+
+    it('answers a 9.5 MiB result with an isError instead of a message the client drops', async () => {
+      const connection = await connectStdio(process.execPath, [bin]);
+      cleanups.push(() => connection.close());
+      const result = await connection.client.callTool({ name: 'blob', arguments: { bytes: Math.round(9.5 * 1024 * 1024) } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/over the 8\.0 MB a response may carry/);
+      const small = await connection.client.callTool({ name: 'blob', arguments: { bytes: 1024 } });
+      expect((small.structuredContent as { data: string }).data).toHaveLength(1024);
+    });
+  });
+});

@@ -1,0 +1,160 @@
+import type { ToolResult } from './types.js';
+
+/** Safely below the SDK client's 10 MiB message limit, with room for the envelope. */
+export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
+
+/** The text kept of a rendering that would push a result over the budget. */
+const TEXT_PREVIEW_CHARS = 16 * 1024;
+
+/**
+ * The size of `JSON.stringify(value)` in UTF-8 bytes, computed by walking the value
+ * instead of serializing it (the transport serializes once, later). Escapes are
+ * counted, so the figure is exact for plain data; it stops early once past `stopAbove`.
+ */
+export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY): number {
+  let total = 0;
+  const visit = (item: unknown): void => {
+    if (total > stopAbove) return;
+    switch (typeof item) {
+      case 'string':
+        total += stringBytes(item);
+        return;
+      case 'number':
+        total += Number.isFinite(item) ? String(item).length : 4;
+        return;
+      case 'boolean':
+        total += item ? 4 : 5;
+        return;
+      case 'bigint':
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        total += 4;
+        return;
+    }
+    if (item === null) {
+      total += 4;
+      return;
+    }
+    const withJson = item as { toJSON?: () => unknown };
+    if (typeof withJson.toJSON === 'function') return visit(withJson.toJSON());
+    if (Array.isArray(item)) {
+      total += 2 + Math.max(0, item.length - 1);
+      for (const element of item) {
+        visit(element);
+        if (total > stopAbove) return;
+      }
+      return;
+    }
+    total += 2;
+    let first = true;
+    for (const key in item as Record<string, unknown>) {
+      if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+      const member = (item as Record<string, unknown>)[key];
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      total += stringBytes(key) + 1 + (first ? 0 : 1);
+      first = false;
+      visit(member);
+      if (total > stopAbove) return;
+    }
+  };
+  visit(value);
+  return total;
+}
+
+/** Bytes of a JSON string literal: UTF-8 length, quotes and escapes. */
+function stringBytes(text: string): number {
+  let extra = 2;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) extra += 1;
+    else if (code < 0x20) extra += code === 0x0a || code === 0x0d || code === 0x09 || code === 0x08 || code === 0x0c ? 1 : 5;
+  }
+  return Buffer.byteLength(text, 'utf8') + extra;
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/**
+ * Holds a tool result to the budget. Under it, the result is returned as it is (no
+ * serialization: the size is walked). Over it, a result with structuredContent first
+ * loses its long text rendering (the data stays, in structuredContent); if it is still
+ * too large, it becomes an isError result that says how to ask for less.
+ */
+export function fitResult(result: ToolResult, maxBytes: number, tool: string, whenTooLarge?: string): ToolResult {
+  const size = jsonBytes(result, maxBytes * 4);
+  if (size <= maxBytes) return result;
+  const [first, ...rest] = result.content;
+  if (result.structuredContent && !result.isError && first?.type === 'text' && first.text.length > TEXT_PREVIEW_CHARS) {
+    const shortened: ToolResult = {
+      ...result,
+      content: [
+        {
+          ...first,
+          text:
+            `${first.text.slice(0, TEXT_PREVIEW_CHARS)}\n… [the text is cut here to keep the response under ${megabytes(maxBytes)}; ` +
+            `the whole result is in structuredContent]`,
+        },
+        ...rest,
+      ],
+    };
+    if (jsonBytes(shortened, maxBytes) <= maxBytes) return shortened;
+  }
+  const shown = size > maxBytes * 4 ? `more than ${megabytes(maxBytes * 4)}` : megabytes(size);
+  return {
+    content: [
+      {
+        type: 'text',
+        text:
+          `The result of ${tool} is ${shown}, over the ${megabytes(maxBytes)} a response may carry. Ask for less: ` +
+          (whenTooLarge ?? 'use the paging arguments (pass a cursor or a smaller limit), read part of the data, or narrow the path or query.'),
+      },
+    ],
+    isError: true,
+  };
+}
+
+/**
+ * JSON, pretty-printed, but at most about `maxChars` long: a large value is cut with a
+ * note pointing to structuredContent, without serializing all of it first.
+ */
+export function boundedJson(value: unknown, maxChars: number): string {
+  if (jsonBytes(value, maxChars) * 2 <= maxChars) return JSON.stringify(value, null, 2) ?? 'null';
+  const parts: string[] = [];
+  let length = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  const full = () => length >= maxChars;
+  const write = (item: unknown, indent: string): void => {
+    if (full()) return;
+    if (item === null || typeof item !== 'object') {
+      const text = JSON.stringify(typeof item === 'string' && item.length > maxChars ? `${item.slice(0, maxChars)}…` : item) ?? 'null';
+      push(text);
+      return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(item)) {
+      push('[');
+      item.forEach((element, i) => {
+        if (full()) return;
+        push(`${i ? ',' : ''}\n${inner}`);
+        write(element, inner);
+      });
+      if (!full()) push(item.length ? `\n${indent}]` : ']');
+      return;
+    }
+    const entries = Object.entries(item as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    push('{');
+    entries.forEach(([key, member], i) => {
+      if (full()) return;
+      push(`${i ? ',' : ''}\n${inner}${JSON.stringify(key)}: `);
+      write(member, inner);
+    });
+    if (!full()) push(entries.length ? `\n${indent}}` : '}');
+  };
+  write(value, '');
+  const text = parts.join('');
+  return `${text.slice(0, maxChars)}\n… [cut at ${maxChars} characters; the whole result is in structuredContent]`;
+}

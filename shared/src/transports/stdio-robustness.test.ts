@@ -1,0 +1,176 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ensureFixtureBin } from '../testing/fixture-bin.js';
+
+type Message = { jsonrpc?: string; id?: unknown; result?: any; error?: { code: number; message: string } };
+
+/** A raw stdio peer: writes lines, collects every line the server writes. */
+function spawnRaw(bin: string, args: string[] = []) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
+  // A server that went away shows up as a failed assertion, not as an EPIPE in the runner.
+  child.stdin.on('error', () => undefined);
+  const messages: Message[] = [];
+  let pending: Buffer[] = [];
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    let rest = chunk;
+    let newline: number;
+    while ((newline = rest.indexOf(0x0a)) !== -1) {
+      const line = Buffer.concat([...pending, rest.subarray(0, newline)]);
+      pending = [];
+      rest = rest.subarray(newline + 1);
+      messages.push(JSON.parse(line.toString('utf8')));
+    }
+    if (rest.length) pending.push(rest);
+    for (const wake of waiters) wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  const send = (line: string) => child.stdin.write(`${line}\n`);
+  const sendJson = (message: unknown) => send(JSON.stringify(message));
+  function waitFor(match: (m: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const hit = messages.find(match);
+        if (!hit) return;
+        done();
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+  async function initialize() {
+    sendJson({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    await waitFor((m) => m.id === 'init');
+    sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+  return { child, messages, send, sendJson, waitFor, initialize, exited, stderr: () => stderr };
+}
+
+describe('stdio transport under a careless or hostile client', () => {
+  let bin: string;
+  beforeAll(async () => {
+    bin = await ensureFixtureBin();
+  });
+
+  it('answers a line that is not JSON with -32700 and id null, and keeps serving', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      await peer.initialize();
+      peer.send('{"jsonrpc": "2.0", "id": 5, "method": ');
+      const parseError = await peer.waitFor((m) => m.error?.code === -32700);
+      expect(parseError).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      peer.sendJson({ jsonrpc: '2.0', id: 6, method: 'ping' });
+      expect(await peer.waitFor((m) => m.id === 6)).toMatchObject({ result: {} });
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('answers JSON that is not a JSON-RPC message with -32600', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      await peer.initialize();
+      peer.sendJson({ jsonrpc: '2.0', id: 7 });
+      peer.sendJson([1, 2, 3]);
+      peer.sendJson('just a string');
+      const invalid = await peer.waitFor((m) => m.error?.code === -32600 && m.id === 7);
+      expect(invalid.jsonrpc).toBe('2.0');
+      await peer.waitFor((m) => m.error?.code === -32600 && m.id === null);
+      peer.sendJson({ jsonrpc: '2.0', id: 8, method: 'ping' });
+      expect(await peer.waitFor((m) => m.id === 8)).toMatchObject({ result: {} });
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('answers an initialize with invalid params with -32602 and one line', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      peer.sendJson({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 42, clientInfo: 'me' } });
+      const answer = await peer.waitFor((m) => m.id === 1);
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).not.toContain('\n');
+      expect(answer.error?.message).toMatch(/initialize/);
+      await peer.initialize();
+      peer.sendJson({ jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect(await peer.waitFor((m) => m.id === 2)).toMatchObject({ result: {} });
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a line over the size limit with -32600 and keeps serving', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      await peer.initialize();
+      const huge = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'echo', arguments: { text: 'y'.repeat(17 * 1024 * 1024) } } });
+      peer.send(huge);
+      const refused = await peer.waitFor((m) => m.error?.code === -32600);
+      expect(refused.error?.message).toMatch(/bytes/);
+      peer.sendJson({ jsonrpc: '2.0', id: 9, method: 'ping' });
+      expect(await peer.waitFor((m) => m.id === 9)).toMatchObject({ result: {} });
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('exits within 3 s of stdin closing while a call that never ends is running', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      await peer.initialize();
+      peer.sendJson({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+      peer.sendJson({ jsonrpc: '2.0', id: 4, method: 'ping' });
+      await peer.waitFor((m) => m.id === 4);
+      const closedAt = Date.now();
+      peer.child.stdin.end();
+      const timer = setTimeout(() => peer.child.kill('SIGKILL'), 10_000);
+      const { code, at } = await peer.exited;
+      clearTimeout(timer);
+      expect(code).toBe(0);
+      expect(at - closedAt).toBeLessThan(3_000);
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('writes 60 concurrent 9 MB answers through a slow reader without a warning or a crash', async () => {
+    const peer = spawnRaw(bin, ['--max-result-bytes', String(32 * 1024 * 1024)]);
+    try {
+      await peer.initialize();
+      peer.child.stdout.pause();
+      for (let i = 0; i < 60; i++) {
+        peer.sendJson({ jsonrpc: '2.0', id: `b${i}`, method: 'tools/call', params: { name: 'blob', arguments: { bytes: 9 * 1024 * 1024 } } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      peer.child.stdout.resume();
+      for (let i = 0; i < 60; i++) {
+        const answer = await peer.waitFor((m) => m.id === `b${i}`, 60_000);
+        expect(answer.result?.structuredContent?.data).toHaveLength(9 * 1024 * 1024);
+      }
+      // Answers are dropped as they are checked, so the test itself stays small.
+      peer.messages.length = 0;
+      expect(peer.stderr()).not.toMatch(/MaxListenersExceededWarning|ENOBUFS/);
+      expect(peer.child.exitCode).toBeNull();
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});

@@ -1,0 +1,169 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCodes, errorMessage } from '../errors.js';
+
+/** A line longer than this is refused (and skipped up to its newline). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+interface Pending {
+  message: JSONRPCMessage;
+  done: () => void;
+}
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams (stdin/stdout), replacing the SDK's
+ * StdioServerTransport, which answers nothing to a line that is not JSON, buffers
+ * without bound and adds a `drain` listener per blocked write. Here:
+ * - a line that is not JSON gets -32700 (id null), one that is not a JSON-RPC message
+ *   -32600, one over `maxLineBytes` -32600, and reading goes on;
+ * - writes go through one queue: a message is serialized only when its turn comes, and
+ *   a full pipe is waited for with a single `drain` listener, so 60 answers of 9 MB do
+ *   not all sit serialized in memory at once;
+ * - both streams have error listeners: a client that goes away (EPIPE) closes the
+ *   transport instead of crashing the process.
+ */
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private discarding = false;
+  private queue: Pending[] = [];
+  private waitingForDrain = false;
+  private closed = false;
+  private readonly maxLineBytes: number;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    options: { maxLineBytes?: number } = {},
+  ) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let newline: number;
+    while ((newline = data.indexOf(0x0a)) !== -1) {
+      const head = data.subarray(0, newline);
+      data = data.subarray(newline + 1);
+      if (this.discarding) {
+        this.discarding = false;
+        this.chunks = [];
+        this.buffered = 0;
+        continue;
+      }
+      const line = this.chunks.length ? Buffer.concat([...this.chunks, head]) : head;
+      this.chunks = [];
+      this.buffered = 0;
+      if (line.length > this.maxLineBytes) this.refuseOversize();
+      else this.handleLine(line.toString('utf8'));
+      if (this.closed) return;
+    }
+    if (data.length === 0 || this.discarding) return;
+    this.buffered += data.length;
+    if (this.buffered > this.maxLineBytes) {
+      // Keep nothing of a line that is already too long; answer once, skip to its end.
+      this.chunks = [];
+      this.buffered = 0;
+      this.discarding = true;
+      this.refuseOversize();
+      return;
+    }
+    this.chunks.push(data);
+  };
+
+  private readonly onStreamError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onStreamError);
+    this.output.on('error', this.onStreamError);
+  }
+
+  private refuseOversize() {
+    this.reply(null, ErrorCodes.InvalidRequest, `Invalid Request: a message exceeds ${this.maxLineBytes} bytes`);
+  }
+
+  private handleLine(raw: string) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.reply(null, ErrorCodes.ParseError, `Parse error: ${errorMessage(error)}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+      // A malformed notification or response gets no answer to a real request id.
+      this.reply(usableId, ErrorCodes.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
+      return;
+    }
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  private reply(id: string | number | null, code: number, message: string) {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.queue.push({ message, done: resolve });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (!this.waitingForDrain && this.queue.length > 0) {
+      const next = this.queue.shift()!;
+      let ok = true;
+      try {
+        ok = this.output.write(`${JSON.stringify(next.message)}\n`);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+      next.done();
+      if (!ok) {
+        this.waitingForDrain = true;
+        this.output.once('drain', () => {
+          this.waitingForDrain = false;
+          this.pump();
+        });
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.pause();
+    this.chunks = [];
+    // What is still queued is written if the pipe takes it; nobody waits for it.
+    for (const pending of this.queue.splice(0)) {
+      try {
+        this.output.write(`${JSON.stringify(pending.message)}\n`);
+      } catch {
+        // The client is gone.
+      }
+      pending.done();
+    }
+    this.onclose?.();
+  }
+}
