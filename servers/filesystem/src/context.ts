@@ -1,6 +1,7 @@
 import { definitionsFor } from '@mcp-reference/shared';
 import type { PathPolicy } from './lib/path-policy.js';
 import type { RecentEdits } from './lib/recent-edits.js';
+import type { PathLocks } from './lib/path-locks.js';
 
 /** What every handler of this server sees besides the base context. */
 export interface FsContext {
@@ -10,6 +11,8 @@ export interface FsContext {
   maxReadBytes: number;
   /** Edits made through this server (all sessions), for the review prompt. */
   recentEdits: RecentEdits;
+  /** Serializes writes to one path across the server's sessions (edit_file, write_file...). */
+  locks: PathLocks;
 }
 
 export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();

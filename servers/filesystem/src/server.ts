@@ -3,6 +3,7 @@ import type { FsContext } from './context.js';
 import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
+import { createPathLocks } from './lib/path-locks.js';
 import { FsError } from './lib/errors.js';
 import { pathOfFileUri } from './lib/file-uri.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -25,6 +26,7 @@ export interface CreateFilesystemServerOptions {
 export function createFilesystemServer(options: CreateFilesystemServerOptions): McpServer {
   const ceiling = [...options.dirs];
   const recentEdits = createRecentEdits();
+  const locks = createPathLocks();
   return createServer<FsContext>({
     name: 'mcp-server-filesystem',
     version: pkg.version,
@@ -48,7 +50,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
         }
         return cached.dirs;
       };
-      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits };
+      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks };
     },
     // Only subscribed paths are watched: a file, or a directory's direct entries.
     async watch(uri, changed, ctx) {

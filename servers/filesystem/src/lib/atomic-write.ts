@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { BigIntStats } from 'node:fs';
 import { FsError, errnoCode, toFsError } from './errors.js';
+import { assertDirectoryInside, assertOpenedInside, realPathOfHandle, swapped, type Confine } from './open-checked.js';
 
 export interface AtomicWriteOptions {
   /** When false, fail with EXISTS instead of replacing an existing file. Default true. */
@@ -11,6 +13,36 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** fsync the data and the directory before returning. Default true. */
   durable?: boolean;
+  /**
+   * The allowed directories. When given, the directory is checked to be the one the
+   * caller resolved (not a symlink swapped in) before the temporary file is made, the
+   * temporary file is checked after it is opened, and the directory again right before
+   * the rename; on any failure the temporary file is removed and nothing is replaced.
+   */
+  confine?: Confine;
+  /**
+   * What the caller read and based its content on: the write is refused (CONFLICT) if
+   * `target` no longer is that file (changed by someone else since) just before the
+   * rename. 'absent' means the caller saw no file there: one that appeared meanwhile is
+   * not replaced.
+   */
+  expect?: FileIdentity | 'absent';
+}
+
+/** Enough of a file's stat to notice that it was replaced or changed. */
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+}
+
+export function identityOf(stats: BigIntStats): FileIdentity {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs };
+}
+
+function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
 
 export type AtomicWriteData = string | Uint8Array | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
@@ -30,7 +62,7 @@ export type AtomicWriteData = string | Uint8Array | AsyncIterable<Uint8Array | s
  * streamed instead of held in memory.
  */
 export async function writeFileAtomic(target: string, data: AtomicWriteData, options: AtomicWriteOptions = {}): Promise<void> {
-  const { overwrite = true, durable = true } = options;
+  const { overwrite = true, durable = true, confine, expect } = options;
   const dir = path.dirname(target);
   const existing = await fsp.lstat(target).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return undefined;
@@ -45,30 +77,82 @@ export async function writeFileAtomic(target: string, data: AtomicWriteData, opt
   // Keep the permissions of the file being replaced; a symlink's own mode means nothing.
   const keepMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
 
+  if (confine) await assertDirectoryInside(dir, confine, target);
   const temp = path.join(dir, tempName(path.basename(target)));
   let handle: FileHandle | undefined;
+  // Where the temporary file really is (it is removed from there on failure).
+  let tempReal: string | undefined;
   try {
     handle = await fsp.open(temp, 'wx', keepMode ?? options.mode ?? 0o666);
+    tempReal = (await realPathOfHandle(handle, temp)) ?? temp;
+    if (confine && (path.dirname(tempReal) !== dir || !(await confine(tempReal)))) throw swapped(target);
     // open() applies the umask; chmod restores the exact bits of the replaced file.
     if (keepMode !== undefined) await handle.chmod(keepMode);
     if (existing?.isFile()) await handle.chown(existing.uid, existing.gid).catch(() => undefined);
     await writeAll(handle, data);
     if (durable) await handle.sync();
-    await handle.close();
-    handle = undefined;
-    if (overwrite) {
+    if (confine) {
+      await assertDirectoryInside(dir, confine, target);
+      await assertOpenedInside(handle, temp, confine, target);
+    }
+    await assertExpected(target, expect);
+    // Windows cannot rename an open file; elsewhere the descriptor stays open to find the file on failure.
+    if (process.platform === 'win32') {
+      await handle.close();
+      handle = undefined;
+    }
+    // Create without replacing when nothing was there (or nothing may be replaced):
+    // link(2) fails if the name exists, closing the gap between the checks and now.
+    if (overwrite && !(expect === 'absent' || existing === undefined)) {
       await fsp.rename(temp, target);
     } else {
-      // link(2) fails if the name exists, closing the gap between the lstat above and now.
-      await fsp.link(temp, target);
-      await fsp.unlink(temp);
+      try {
+        await fsp.link(temp, target);
+        await fsp.unlink(temp);
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code === 'EEXIST') throw appeared(target, overwrite);
+        // A filesystem without hard links: check once more, then rename.
+        if (!overwrite || !(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS')) throw error;
+        await assertExpected(target, 'absent');
+        await fsp.rename(temp, target);
+      }
     }
+    await handle?.close();
+    handle = undefined;
   } catch (error) {
+    // The descriptor says where the temporary file went, even if its directory moved.
+    const where = handle ? ((await realPathOfHandle(handle, temp).catch(() => undefined)) ?? tempReal ?? temp) : undefined;
     await handle?.close().catch(() => undefined);
-    await fsp.unlink(temp).catch(() => undefined);
+    if (where !== undefined) await fsp.unlink(where).catch(() => undefined);
     throw toFsError(error, target);
   }
   if (durable) await syncDirectory(dir);
+}
+
+async function assertExpected(target: string, expect: AtomicWriteOptions['expect']): Promise<void> {
+  if (expect === undefined) return;
+  const now = await fsp.lstat(target, { bigint: true }).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw toFsError(error, target);
+  });
+  if (expect === 'absent') {
+    if (now !== undefined) throw appeared(target, true);
+    return;
+  }
+  if (now === undefined || !sameIdentity(expect, identityOf(now))) {
+    throw new FsError(
+      'CONFLICT',
+      `${target} was changed by someone else after it was read, so nothing was written (that change is kept). ` +
+        'Read the file again and redo the edit.',
+    );
+  }
+}
+
+function appeared(target: string, overwrite: boolean): FsError {
+  return overwrite
+    ? new FsError('CONFLICT', `${target} was created by someone else meanwhile, so it was not replaced. Read it, then decide.`)
+    : new FsError('EXISTS', `${target} already exists. Choose another name, or ask to overwrite it.`);
 }
 
 async function writeAll(handle: FileHandle, data: AtomicWriteData): Promise<void> {

@@ -1,8 +1,9 @@
 import { FsError } from './errors.js';
-import { unifiedDiff } from './unified-diff.js';
+import { createTimeSlicer } from './time-slice.js';
+import { unifiedDiffOfRegions, type ChangedRegion } from './unified-diff.js';
 
 /**
- * Search-and-replace edits of a text, as edit_file applies them.
+ * Search-and-replace edits of a file, as edit_file applies them.
  *
  * Matching, per edit, in order (each edit sees the result of the previous ones):
  * 1. exact: `oldText` occurs verbatim, exactly once;
@@ -14,8 +15,15 @@ import { unifiedDiff } from './unified-diff.js';
  * server silently edits the first. No match is refused (EDIT_NO_MATCH) with the
  * nearest near-miss, so the model can correct its oldText instead of re-reading.
  *
- * Line endings: a file that mostly uses CRLF is matched as LF and written back as
- * CRLF, so a model's "\n" edits work on Windows files and the file keeps its style.
+ * Bytes: the file is edited as bytes. Everything outside the replaced spans is kept
+ * byte for byte: a file that is not valid UTF-8 (a Latin-1 byte somewhere) keeps its
+ * bytes, and line endings of untouched lines are never changed. A model's "\n" in
+ * oldText also matches "\r\n" (the file's usual ending is tried first), and newText is
+ * written with the ending of the lines it replaces.
+ *
+ * Cost: an exact edit is one search of the file (Buffer.indexOf) plus a move of the
+ * bytes after the match; no edit re-splits or copies the whole file unless it falls back
+ * to whitespace-tolerant matching. The near-miss diagnostics do a bounded amount of work.
  */
 export interface Edit {
   oldText: string;
@@ -35,55 +43,222 @@ export interface EditResult {
   applied: AppliedEdit[];
 }
 
-export function applyEdits(original: string, edits: readonly Edit[], options: { path?: string } = {}): EditResult {
-  const crlf = usesCrlf(original);
-  const start = crlf ? original.replace(/\r\n/g, '\n') : original;
-  let content = start;
-  const applied: AppliedEdit[] = [];
-  edits.forEach((edit, index) => {
-    const { result, line, match } = applyOne(content, normalize(edit.oldText), normalize(edit.newText), index);
-    content = result;
-    applied.push({ line, match });
-  });
-  return {
-    content: crlf ? content.replace(/\n/g, '\r\n') : content,
-    diff: unifiedDiff(start, content, options.path ?? 'file'),
-    applied,
-  };
+export interface ByteEditResult {
+  content: Buffer;
+  diff: string;
+  applied: AppliedEdit[];
+  /** False when the edits left the bytes as they were. */
+  changed: boolean;
 }
 
-function applyOne(content: string, oldText: string, newText: string, index: number): { result: string; line: number; match: AppliedEdit['match'] } {
-  const label = describeEdit(index, oldText);
-  if (oldText === '') {
-    // Allowed only as "fill an empty file": anywhere else there is no place to put it.
-    if (content === '') return { result: newText, line: 1, match: 'exact' };
-    throw new FsError('EDIT_NO_MATCH', `${label} has an empty oldText. Include the lines next to where the new text goes.`);
+export interface EditOptions {
+  /** Shown in the diff header. */
+  path?: string;
+  /** Stops the work between edits (it yields to the event loop every ~10 ms). */
+  signal?: AbortSignal;
+}
+
+/** Edits of a text given as a string (UTF-8), for callers that hold one. */
+export function applyEdits(original: string, edits: readonly Edit[], options: { path?: string } = {}): EditResult {
+  const editor = new Editor(Buffer.from(original, 'utf8'));
+  edits.forEach((edit, index) => editor.apply(edit, index));
+  const result = editor.finish(options.path ?? 'file');
+  return { content: result.content.toString('utf8'), diff: result.diff, applied: result.applied };
+}
+
+/** Edits of a file's bytes; yields to the event loop between edits so a large batch never blocks it. */
+export async function applyEditsToBytes(original: Buffer, edits: readonly Edit[], options: EditOptions = {}): Promise<ByteEditResult> {
+  const slicer = createTimeSlicer(options.signal);
+  options.signal?.throwIfAborted();
+  const editor = new Editor(original);
+  for (let index = 0; index < edits.length; index++) {
+    if (slicer.due()) await slicer.pause();
+    editor.apply(edits[index], index);
+  }
+  if (slicer.due()) await slicer.pause();
+  return editor.finish(options.path ?? 'file');
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/** The file being edited: a growable byte buffer plus what changed, for the diff. */
+class Editor {
+  private buffer: Buffer;
+  private length: number;
+  private readonly original: Buffer;
+  private readonly crlf: boolean;
+  private readonly applied: AppliedEdit[] = [];
+  /** Changed spans, sorted, in both the original's and the current bytes' offsets. */
+  private regions: ChangedRegion[] = [];
+  /** A known line number at an offset, so line numbers cost the distance between edits. */
+  private cursor = { offset: 0, line: 1 };
+
+  constructor(original: Buffer) {
+    this.original = original;
+    this.buffer = Buffer.allocUnsafe(Math.max(64, original.length + (original.length >> 2)));
+    original.copy(this.buffer);
+    this.length = original.length;
+    // allocUnsafe: only bytes below `length` are ever read, and every byte there was written.
+    this.crlf = usesCrlf(original);
   }
 
-  const exact = occurrences(content, oldText);
-  if (exact.length === 1) {
-    const at = exact[0];
-    return { result: content.slice(0, at) + newText + content.slice(at + oldText.length), line: lineOf(content, at), match: 'exact' };
+  private view(): Buffer {
+    return this.buffer.subarray(0, this.length);
   }
-  if (exact.length > 1) throw ambiguous(label, exact.map((at) => lineOf(content, at)));
 
-  const lines = content.split('\n');
-  // "foo\n" means the line foo with its terminator: match the lines, then take the "\n" too.
-  const oldLines = (oldText.endsWith('\n') ? oldText.slice(0, -1) : oldText).split('\n');
-  if (oldLines.every((line) => line.trim() === '')) throw noMatch(label, 'it is only whitespace, which does not match exactly');
+  apply(edit: Edit, index: number): void {
+    const label = describeEdit(index, edit.oldText);
+    if (edit.oldText === '') {
+      // Allowed only as "fill an empty file": anywhere else there is no place to put it.
+      if (this.length !== 0) {
+        throw new FsError('EDIT_NO_MATCH', `${label} has an empty oldText. Include the lines next to where the new text goes.`);
+      }
+      this.splice(0, 0, Buffer.from(edit.newText, 'utf8'));
+      this.applied.push({ line: 1, match: 'exact' });
+      return;
+    }
+    const oldLf = edit.oldText.replace(/\r\n/g, '\n');
+    const newLf = edit.newText.replace(/\r\n/g, '\n');
+    const endings = oldLf.includes('\n') ? (this.crlf ? ['\r\n', '\n'] : ['\n', '\r\n']) : [undefined];
+    for (const eol of endings) {
+      const needle = Buffer.from(eol === undefined ? oldLf : withEol(oldLf, eol), 'utf8');
+      const view = this.view();
+      const at = view.indexOf(needle);
+      if (at === -1) continue;
+      if (view.indexOf(needle, at + 1) !== -1) {
+        // Line numbers of the first few; the rest are only counted.
+        const lines: number[] = [];
+        let count = 0;
+        for (let p = at; p !== -1; p = view.indexOf(needle, p + 1)) if (count++ < SHOWN_MATCHES) lines.push(this.lineAt(p));
+        throw ambiguous(label, lines, count);
+      }
+      const ending = eol ?? this.endingOfLineAt(at + needle.length);
+      const line = this.lineAt(at);
+      this.splice(at, at + needle.length, Buffer.from(withEol(newLf, ending), 'utf8'));
+      this.applied.push({ line, match: 'exact' });
+      return;
+    }
+    this.applyTolerant(label, oldLf, newLf);
+  }
 
-  const fuzzy = findLineRuns(lines, oldLines, (line) => line.trim());
-  if (fuzzy.length > 1) throw ambiguous(label, fuzzy.map((i) => i + 1));
-  if (fuzzy.length === 0) throw noMatch(label, diagnose(lines, oldLines));
+  /** The whitespace-tolerant fallback: lines compared with leading and trailing whitespace ignored. */
+  private applyTolerant(label: string, oldLf: string, newLf: string): void {
+    // Latin-1 maps each byte to one character, so offsets in this string are byte offsets.
+    const text = this.view().toString('latin1');
+    const lines = text.split('\n');
+    // "foo\n" means the line foo with its terminator: match the lines, then take the "\n" too.
+    const oldBinary = Buffer.from(oldLf, 'utf8').toString('latin1');
+    const oldLines = (oldBinary.endsWith('\n') ? oldBinary.slice(0, -1) : oldBinary).split('\n');
+    if (oldLines.every((line) => trimAscii(line) === '')) throw noMatch(label, 'it is only whitespace, which does not match exactly');
 
-  const first = fuzzy[0];
-  const lineStarts = offsetsOfLines(content);
-  const from = lineStarts[first];
-  const lastLine = first + oldLines.length - 1;
-  let to = lineStarts[lastLine] + lines[lastLine].length;
-  if (oldText.endsWith('\n') && to < content.length) to += 1;
-  const replacement = reindent(newText, oldLines, lines.slice(first, lastLine + 1));
-  return { result: content.slice(0, from) + replacement + content.slice(to), line: first + 1, match: 'whitespace' };
+    const ids = new Map<string, number>();
+    const fileKeys = internAll(lines, trimAscii, ids);
+    const oldKeys = internAll(oldLines, trimAscii, ids);
+    const found = findRuns(fileKeys, oldKeys);
+    if (found.length > 1) throw ambiguous(label, found.slice(0, SHOWN_MATCHES).map((i) => i + 1), found.length);
+    if (found.length === 0) throw noMatch(label, diagnose(lines, oldLines));
+
+    const first = found[0];
+    const lastLine = first + oldLines.length - 1;
+    let from = 0;
+    for (let i = 0; i < first; i++) from += lines[i].length + 1;
+    let to = from;
+    for (let i = first; i < lastLine; i++) to += lines[i].length + 1;
+    to += lines[lastLine].length;
+    const eol = lines[first].endsWith('\r') && first < lines.length - 1 ? '\r\n' : first < lines.length - 1 ? '\n' : this.crlf ? '\r\n' : '\n';
+    // Keep the matched last line's own "\r": the replacement ends where its text ends.
+    if (lines[lastLine].endsWith('\r') && lastLine < lines.length - 1) to -= 1;
+    if (oldBinary.endsWith('\n') && to < text.length) to += text[to] === '\r' ? 2 : 1;
+    const matched = lines.slice(first, lastLine + 1).map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+    const newBinary = Buffer.from(newLf, 'utf8').toString('latin1');
+    const replacement = withEol(reindent(newBinary, oldLines, matched), eol);
+    const line = this.lineAt(from);
+    this.splice(from, to, Buffer.from(replacement, 'latin1'));
+    this.applied.push({ line, match: 'whitespace' });
+  }
+
+  /** "\r\n" when the line around `offset` ends with one, else "\n" (the file's usual ending at the end). */
+  private endingOfLineAt(offset: number): string {
+    const view = this.view();
+    const next = view.indexOf(NEWLINE, offset);
+    if (next === -1) return this.crlf ? '\r\n' : '\n';
+    return next > 0 && view[next - 1] === CR ? '\r\n' : '\n';
+  }
+
+  private lineAt(offset: number): number {
+    const view = this.view();
+    let { offset: from, line } = this.cursor;
+    if (offset < from) {
+      // Closer to count back from the cursor than forward from the start?
+      if (from - offset < offset) {
+        for (let i = view.lastIndexOf(NEWLINE, from - 1); i !== -1 && i >= offset; i = i > 0 ? view.lastIndexOf(NEWLINE, i - 1) : -1) line--;
+        this.cursor = { offset, line };
+        return line;
+      }
+      from = 0;
+      line = 1;
+    }
+    for (let i = view.indexOf(NEWLINE, from); i !== -1 && i < offset; i = view.indexOf(NEWLINE, i + 1)) line++;
+    this.cursor = { offset, line };
+    return line;
+  }
+
+  /** Replaces bytes [from, to) of the current content, moving only the bytes after them. */
+  private splice(from: number, to: number, replacement: Buffer): void {
+    const delta = replacement.length - (to - from);
+    const needed = this.length + delta;
+    if (needed > this.buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(needed, this.buffer.length * 2));
+      this.buffer.copy(bigger, 0, 0, this.length);
+      this.buffer = bigger;
+    }
+    this.buffer.copyWithin(from + replacement.length, to, this.length);
+    replacement.copy(this.buffer, from);
+    this.length = needed;
+    this.recordChange(from, to, replacement.length);
+    // The cursor stays valid: nothing before `from` moved.
+    if (this.cursor.offset > from) this.cursor = { offset: 0, line: 1 };
+  }
+
+  /** Merges [from, to) -> `inserted` bytes into the changed regions (current offsets before the change). */
+  private recordChange(from: number, to: number, inserted: number): void {
+    const delta = inserted - (to - from);
+    const regions = this.regions;
+    let i = 0;
+    while (i < regions.length && regions[i].newEnd < from) i++;
+    // The shift (current minus original offset) of the unchanged gap that holds `from`.
+    const shiftBefore = i > 0 ? regions[i - 1].newEnd - regions[i - 1].oldEnd : 0;
+    let j = i;
+    while (j < regions.length && regions[j].newStart <= to) j++;
+    const merged = regions.slice(i, j);
+    const shiftAfter = merged.length > 0 ? merged[merged.length - 1].newEnd - merged[merged.length - 1].oldEnd : shiftBefore;
+    const start = merged.length > 0 ? Math.min(from, merged[0].newStart) : from;
+    const end = merged.length > 0 ? Math.max(to, merged[merged.length - 1].newEnd) : to;
+    const region: ChangedRegion = {
+      oldStart: merged.length > 0 && merged[0].newStart <= from ? merged[0].oldStart : start - shiftBefore,
+      oldEnd: merged.length > 0 && merged[merged.length - 1].newEnd >= to ? merged[merged.length - 1].oldEnd : end - shiftAfter,
+      newStart: start,
+      newEnd: end + delta,
+    };
+    for (let k = j; k < regions.length; k++) {
+      regions[k].newStart += delta;
+      regions[k].newEnd += delta;
+    }
+    regions.splice(i, j - i, region);
+  }
+
+  finish(displayPath: string): ByteEditResult {
+    const content = Buffer.from(this.view());
+    const changed = !content.equals(this.original);
+    const diff = changed
+      ? Buffer.from(
+          unifiedDiffOfRegions(this.original.toString('latin1'), content.toString('latin1'), this.regions, displayPath),
+          'latin1',
+        ).toString('utf8')
+      : '';
+    return { content, diff, applied: this.applied, changed };
+  }
 }
 
 /**
@@ -92,14 +267,14 @@ function applyOne(content: string, oldText: string, newText: string, index: numb
  * the matched line, keeping each line's indentation relative to that base.
  */
 function reindent(newText: string, oldLines: readonly string[], matched: readonly string[]): string {
-  const anchor = oldLines.findIndex((line) => line.trim() !== '');
+  const anchor = oldLines.findIndex((line) => trimAscii(line) !== '');
   const oldBase = indentOf(oldLines[anchor]);
   const fileBase = indentOf(matched[anchor]);
   if (oldBase === fileBase) return newText;
   return newText
     .split('\n')
     .map((line) => {
-      if (line.trim() === '') return line;
+      if (trimAscii(line) === '') return line;
       const indent = indentOf(line);
       if (indent.startsWith(oldBase)) return fileBase + line.slice(oldBase.length);
       // Less indented than oldText's base (the model dedented): keep the difference in
@@ -112,10 +287,16 @@ function reindent(newText: string, oldLines: readonly string[], matched: readonl
     .join('\n');
 }
 
+// The near-miss search compares at most this many line pairs, and starts a run at most
+// at this many places per line of oldText: a hint is worth little time.
+const MAX_DIAGNOSE_COMPARISONS = 2_000_000;
+const MAX_CANDIDATES_PER_LINE = 64;
+
 /** Explains why no run of lines matched: whitespace inside lines, or the longest near-miss. */
 function diagnose(lines: readonly string[], oldLines: readonly string[]): string {
-  const squash = (line: string): string => line.trim().replace(/\s+/g, ' ');
-  const loose = findLineRuns(lines, oldLines, squash);
+  const squash = (line: string): string => trimAscii(line).replace(/[ \t\f\v\r]+/g, ' ');
+  const ids = new Map<string, number>();
+  const loose = findRuns(internAll(lines, squash, ids), internAll(oldLines, squash, ids));
   if (loose.length > 0) {
     return (
       `it matches at line ${loose[0] + 1} only if whitespace inside lines is ignored. ` +
@@ -123,19 +304,33 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
     );
   }
   // Longest run of consecutive oldText lines found in the file (trimmed), as a hint.
-  const byContent = new Map<string, number[]>();
-  oldLines.forEach((line, j) => {
-    const key = line.trim();
-    if (key !== '') byContent.set(key, [...(byContent.get(key) ?? []), j]);
+  const keys = new Map<string, number>();
+  const fileKeys = internAll(lines, trimAscii, keys);
+  const oldKeys = internAll(oldLines, trimAscii, keys);
+  const blank = keys.get('');
+  const byKey = new Map<number, number[]>();
+  oldKeys.forEach((key, j) => {
+    if (key === blank) return;
+    const list = byKey.get(key);
+    if (list === undefined) byKey.set(key, [j]);
+    else if (list.length < MAX_CANDIDATES_PER_LINE) list.push(j);
   });
   let best = { length: 0, fileLine: 0, oldLine: 0 };
-  for (let i = 0; i < lines.length; i++) {
-    for (const j of byContent.get(lines[i].trim()) ?? []) {
+  let budget = MAX_DIAGNOSE_COMPARISONS;
+  search: for (let i = 0; i < fileKeys.length; i++) {
+    const candidates = byKey.get(fileKeys[i]);
+    if (candidates === undefined) continue;
+    for (const j of candidates) {
+      // Only runs that cannot be extended backwards: each diagonal is walked once.
+      if (i > 0 && j > 0 && fileKeys[i - 1] === oldKeys[j - 1]) continue;
       let length = 0;
-      while (i + length < lines.length && j + length < oldLines.length && lines[i + length].trim() === oldLines[j + length].trim()) length++;
+      while (i + length < fileKeys.length && j + length < oldKeys.length && fileKeys[i + length] === oldKeys[j + length]) length++;
+      budget -= length + 1;
       if (length > best.length) best = { length, fileLine: i, oldLine: j };
+      if (budget <= 0) break search;
     }
   }
+  const show = (line: string) => JSON.stringify(clip(fromBinary(trimAscii(line))));
   if (best.length === 0) return 'none of its lines occur in the file. Read the file again; it may have changed.';
   const span = best.length === 1 ? `line ${best.oldLine + 1}` : `lines ${best.oldLine + 1}-${best.oldLine + best.length}`;
   let hint = `the closest match is at line ${best.fileLine + 1} of the file, where ${span} of oldText's ${oldLines.length} match`;
@@ -147,48 +342,73 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
   hint +=
     actual === undefined
       ? `; oldText goes on past the ${after ? 'end' : 'start'} of the file`
-      : `; then oldText has ${JSON.stringify(clip(oldLines[oldIndex].trim()))} where line ${fileIndex + 1} of the file has ${JSON.stringify(clip(actual.trim()))}`;
+      : `; then oldText has ${show(oldLines[oldIndex])} where line ${fileIndex + 1} of the file has ${show(actual)}`;
   return `${hint}. Edits apply in order, so oldText must match the file as the earlier edits left it.`;
 }
 
-/** Start indices of every match of line sequence `needle` in `lines` under `key`. */
-function findLineRuns(lines: readonly string[], needle: readonly string[], key: (line: string) => string): number[] {
-  const wanted = needle.map(key);
+/** Lines as small integers (equal keys, equal ids), so runs compare numbers. */
+function internAll(lines: readonly string[], key: (line: string) => string, ids: Map<string, number>): Int32Array {
+  const out = new Int32Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const k = key(lines[i]);
+    let id = ids.get(k);
+    if (id === undefined) ids.set(k, (id = ids.size));
+    out[i] = id;
+  }
+  return out;
+}
+
+/** Start indices of every occurrence of `needle` in `hay` (Knuth-Morris-Pratt: linear time). */
+function findRuns(hay: Int32Array, needle: Int32Array): number[] {
+  const m = needle.length;
   const found: number[] = [];
-  outer: for (let i = 0; i + wanted.length <= lines.length; i++) {
-    for (let j = 0; j < wanted.length; j++) if (key(lines[i + j]) !== wanted[j]) continue outer;
-    found.push(i);
+  if (m === 0 || m > hay.length) return found;
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && needle[i] !== needle[k]) k = fail[k - 1];
+    if (needle[i] === needle[k]) k++;
+    fail[i] = k;
+  }
+  for (let i = 0, k = 0; i < hay.length; i++) {
+    while (k > 0 && hay[i] !== needle[k]) k = fail[k - 1];
+    if (hay[i] === needle[k]) k++;
+    if (k === m) {
+      found.push(i - m + 1);
+      k = fail[k - 1];
+    }
   }
   return found;
 }
 
-/** Every start index of `needle`, overlapping ones included ("aa" twice in "aaa"). */
-function occurrences(haystack: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) found.push(at);
-  return found;
-}
-
-function usesCrlf(text: string): boolean {
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1;
+function usesCrlf(bytes: Buffer): boolean {
+  let lf = 0;
+  let crlf = 0;
+  for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) {
+    lf++;
+    if (i > 0 && bytes[i - 1] === CR) crlf++;
+  }
   return crlf > 0 && crlf >= lf - crlf;
 }
 
-function normalize(text: string): string {
-  return text.replace(/\r\n/g, '\n');
+function withEol(text: string, eol: string): string {
+  return eol === '\n' ? text : text.replace(/\n/g, eol);
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** Whitespace that cannot be part of a multi-byte UTF-8 character (String#trim also strips U+00A0 and U+0085). */
+function trimAscii(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-function offsetsOfLines(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+function fromBinary(text: string): string {
+  return Buffer.from(text, 'latin1').toString('utf8');
 }
 
 function indentOf(line: string): string {
@@ -200,15 +420,17 @@ function clip(text: string): string {
 }
 
 function describeEdit(index: number, oldText: string): string {
-  const firstLine = oldText.split('\n').find((line) => line.trim() !== '') ?? oldText;
+  const firstLine = oldText.split('\n', 50).find((line) => line.trim() !== '') ?? oldText;
   return `edits[${index}] (oldText starting ${JSON.stringify(clip(firstLine.trim()))})`;
 }
 
-function ambiguous(label: string, lines: number[]): FsError {
-  const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ', ...' : '');
+const SHOWN_MATCHES = 10;
+
+function ambiguous(label: string, lines: number[], count: number): FsError {
+  const shown = lines.join(', ') + (count > lines.length ? ', ...' : '');
   return new FsError(
     'EDIT_AMBIGUOUS',
-    `${label} matches ${lines.length} places (lines ${shown}). Add surrounding lines to oldText so it matches exactly one place.`,
+    `${label} matches ${count} places (lines ${shown}). Add surrounding lines to oldText so it matches exactly one place.`,
   );
 }
 

@@ -17,6 +17,8 @@ export type FsErrorCode =
   | 'NO_ALLOWED_DIRECTORIES'
   | 'EDIT_NO_MATCH'
   | 'EDIT_AMBIGUOUS'
+  /** The file changed (or appeared) between being read and being written: nothing was written. */
+  | 'CONFLICT'
   | 'IO_ERROR';
 
 export class FsError extends Error {

@@ -1,9 +1,11 @@
 import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWithinPath } from '@mcp-reference/shared';
 import { FsError, errnoCode, toFsError } from './errors.js';
+import { assertOpenedInside, openRegularFile } from './open-checked.js';
 
 /**
  * Confinement of every path a client sends to the allowed directories.
@@ -13,10 +15,11 @@ import { FsError, errnoCode, toFsError } from './errors.js';
  * then operate on the returned path, never on the string the client sent, so a symlink
  * inside an allowed directory cannot smuggle an operation outside it.
  *
- * Known limit (shared with every path-checking server): a component can be swapped for
- * a symlink between the check and the operation by someone who can already write inside
- * the allowed directory. Writes are atomic renames, which never follow a link at the
- * target, so that race cannot redirect a write of the final component.
+ * A component can be swapped for a symlink between the check and the operation by
+ * someone who can already write inside the allowed directory. So reads go through
+ * `openFile`, which checks what was actually opened (open-checked.ts), and writes check
+ * the directory and the temporary file they write (atomic-write.ts); `contains` is the
+ * test both apply to a real path.
  */
 export interface PathPolicy {
   /** The allowed directories (absolute, real paths). */
@@ -39,6 +42,14 @@ export interface PathPolicy {
    * applying (a .gitignore above an allowed directory is not the user's to apply).
    */
   rootOf(resolved: string): Promise<string | undefined>;
+  /** True when a real path is inside the allowed directories. */
+  contains(real: string): Promise<boolean>;
+  /**
+   * An existing regular file, opened for reading: resolved like `resolveFile`, opened
+   * without following a final symlink or blocking on a FIFO, and refused unless the
+   * opened descriptor really is inside the allowed directories. The caller closes it.
+   */
+  openFile(requested: string): Promise<{ handle: FileHandle; real: string }>;
 }
 
 /**
@@ -62,6 +73,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   async function locate(requested: string): Promise<{ real: string; exists: boolean; dirs: string[] }> {
     const dirs = await allowed();
     const absolute = toAbsolute(requested, dirs);
+    if (absolute.includes(REPLACEMENT_CHARACTER)) await assertUnambiguousNames(absolute, requested, dirs);
     const { real, exists } = await resolveDeepest(absolute, dirs, requested);
     if (!dirs.some((dir) => isWithin(dir, real))) throw outside(requested, real, dirs);
     return { real, exists, dirs };
@@ -109,7 +121,23 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     return (await allowed()).find((dir) => isWithin(dir, resolved));
   }
 
-  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf };
+  async function contains(real: string): Promise<boolean> {
+    const dirs = await getAllowed();
+    return dirs.some((dir) => isWithin(dir, real));
+  }
+
+  async function openFile(requested: string): Promise<{ handle: FileHandle; real: string }> {
+    const checked = await resolveFile(requested);
+    const handle = await openRegularFile(checked);
+    try {
+      return { handle, real: await assertOpenedInside(handle, checked, contains, requested) };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf, contains, openFile };
 }
 
 /**
@@ -202,6 +230,35 @@ function toAbsolute(requested: string, dirs: string[]): string {
     );
   }
   return path.isAbsolute(p) ? path.resolve(p) : path.resolve(dirs[0], p);
+}
+
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/**
+ * Names that are not valid UTF-8 are listed with U+FFFD in place of the bad bytes, so
+ * "a\uFFFD" as listed may be a file named with those bytes, or another one really named
+ * "a\uFFFD": a read would get whichever has the UTF-8 name, maybe not the one the model
+ * saw. A path naming such a look-alike is refused rather than guessed.
+ */
+async function assertUnambiguousNames(absolute: string, requested: string, dirs: string[]): Promise<void> {
+  const parts = absolute.split(path.sep);
+  for (let i = 1; i < parts.length; i++) {
+    if (!parts[i].includes(REPLACEMENT_CHARACTER)) continue;
+    const parent = parts.slice(0, i).join(path.sep) || path.sep;
+    // Look only inside the allowed directories: an error must reveal nothing about the rest.
+    if (!dirs.some((dir) => isWithin(dir, parent))) continue;
+    const names = await fsp.readdir(parent, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+    const wanted = Buffer.from(parts[i], 'utf8');
+    const lookAlikes = names.filter((name) => name.toString('utf8') === parts[i] && !name.equals(wanted));
+    if (lookAlikes.length > 0) {
+      throw new FsError(
+        'INVALID_PATH',
+        `${requested}: the name ${JSON.stringify(parts[i])} is ambiguous. ${parent} holds a name that is not valid UTF-8 ` +
+          'and shows the same way (U+FFFD stands for its bad bytes), so this server cannot tell which one is meant. ' +
+          'Rename it outside the server to a valid UTF-8 name.',
+      );
+    }
+  }
 }
 
 // Enough for any legitimate chain of links; the kernel's own limit is 40.

@@ -1,7 +1,7 @@
-import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { FsError, toFsError } from './errors.js';
 import { formatSize } from './format-size.js';
+import { openRegularFile } from './open-checked.js';
 
 /**
  * Reading UTF-8 text files in bounded time and memory.
@@ -25,57 +25,88 @@ export interface TextSlice {
 export interface ReadLimitOptions {
   /** Refuse (TOO_LARGE) rather than return more than this many bytes. */
   maxBytes?: number;
+  /** Stops the read between chunks. */
+  signal?: AbortSignal;
+  /**
+   * Most bytes a line range may skip to find its first line (default 1 GiB): past a
+   * huge region without newlines, say so instead of reading on.
+   */
+  maxScanBytes?: number;
 }
+
+/**
+ * What to read: a path (opened here, refusing anything but a regular file without
+ * blocking on a FIFO), or a handle the caller opened and checked (path-policy's
+ * openFile), which is used and left open. `label` names it in messages.
+ */
+export type TextSource = string | { handle: FileHandle; label: string };
 
 /** The limit for whole-file reads and for the size of any slice, unless told otherwise. */
 export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
+
+const DEFAULT_MAX_SCAN_BYTES = 1024 * 1024 * 1024;
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
 /** The first `count` lines. Reads only as far as the last of them. */
-export async function readHead(file: string, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
+export async function readHead(file: TextSource, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
   assertCount(count, 'head');
   if (count === 0) return { text: '', lines: 0, truncated: true, bytesRead: 0 };
   return readLineRange(file, 1, count, { ...options, allowPastEnd: true });
 }
 
 /** The last `count` lines, read backwards from the end in chunks: cost is that of the lines, not of the file. */
-export async function readTail(file: string, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
+export async function readTail(source: TextSource, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
   assertCount(count, 'tail');
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
-  return withFile(file, async (handle, size) => {
-    if (size === 0 || count === 0) return { text: '', lines: 0, truncated: size > 0, bytesRead: 0 };
-    const chunks: Buffer[] = [];
-    let position = size;
-    let bytesRead = 0;
-    let newlines = 0;
-    let start = 0;
-    // The file's final "\n" ends the last line rather than starting a new one.
-    let skipFinalNewline = true;
-    outer: while (position > 0) {
-      const length = Math.min(CHUNK, position);
-      position -= length;
-      const chunk = Buffer.allocUnsafe(length);
-      await readExactly(handle, chunk, position);
-      bytesRead += length;
-      chunks.unshift(chunk);
-      for (let i = length - 1; i >= 0; i--) {
-        if (chunk[i] !== NEWLINE) continue;
-        if (skipFinalNewline && position + i === size - 1) continue;
-        if (++newlines === count) {
-          start = position + i + 1;
-          break outer;
-        }
-      }
-      skipFinalNewline = false;
-      if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+  return withFile(source, async (handle, size, file) => {
+    // A file that shrinks while it is read (log rotation) is read again from its new end.
+    for (let attempt = 1; ; attempt++) {
+      const slice = await tailOnce(handle, size, count, file, options);
+      if (slice !== undefined) return slice;
+      if (attempt === 3) throw new FsError('IO_ERROR', `${file} kept shrinking while its end was read; try again.`);
+      size = (await handle.stat()).size;
     }
-    const joined = Buffer.concat(chunks);
-    const slice = joined.subarray(start - position);
-    if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
-    return { text: slice.toString('utf8'), lines: countLines(slice), truncated: start > 0, bytesRead };
   });
+}
+
+/** One attempt at the tail of a file of `size` bytes; undefined if it turned out shorter. */
+async function tailOnce(handle: FileHandle, size: number, count: number, file: string, options: ReadLimitOptions): Promise<TextSlice | undefined> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  if (size === 0 || count === 0) return { text: '', lines: 0, truncated: size > 0, bytesRead: 0 };
+  const chunks: Buffer[] = [];
+  let position = size;
+  let bytesRead = 0;
+  let newlines = 0;
+  let start = 0;
+  // The file's final "\n" ends the last line rather than starting a new one.
+  let skipFinalNewline = true;
+  outer: while (position > 0) {
+    const length = Math.min(CHUNK, position);
+    position -= length;
+    options.signal?.throwIfAborted();
+    // Zero-filled, and only the bytes actually read are used: a short read (the file
+    // shrank) must never hand back whatever memory the buffer held before.
+    const chunk = Buffer.alloc(length);
+    const got = await readExactly(handle, chunk, position);
+    if (got < length) return undefined;
+    bytesRead += length;
+    chunks.unshift(chunk);
+    for (let i = length - 1; i >= 0; i--) {
+      if (chunk[i] !== NEWLINE) continue;
+      if (skipFinalNewline && position + i === size - 1) continue;
+      if (++newlines === count) {
+        start = position + i + 1;
+        break outer;
+      }
+    }
+    skipFinalNewline = false;
+    if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+  }
+  const joined = Buffer.concat(chunks);
+  const slice = joined.subarray(start - position);
+  if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+  return { text: slice.toString('utf8'), lines: countLines(slice), truncated: start > 0, bytesRead };
 }
 
 /**
@@ -84,7 +115,7 @@ export async function readTail(file: string, count: number, options: ReadLimitOp
  * is past the last line, with the real line count in the message.
  */
 export async function readLineRange(
-  file: string,
+  source: TextSource,
   start: number,
   end?: number,
   options: ReadLimitOptions & { allowPastEnd?: boolean } = {},
@@ -96,9 +127,11 @@ export async function readLineRange(
     throw new FsError('INVALID_ARGUMENT', `end_line must be a whole number no smaller than start_line ${start} (got ${end}).`);
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const maxScanBytes = options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
   const last = end ?? Infinity;
-  return withFile(file, async (handle, size) => {
+  return withFile(source, async (handle, size, file) => {
     const parts: Buffer[] = [];
+    // Only `buffer.subarray(0, length)` of what a read returned is ever looked at.
     const buffer = Buffer.allocUnsafe(CHUNK);
     let collected = 0;
     let position = 0;
@@ -109,6 +142,14 @@ export async function readLineRange(
     let startOffset = start === 1 ? 0 : -1;
     let endOffset = -1;
     while (endOffset < 0) {
+      options.signal?.throwIfAborted();
+      if (startOffset < 0 && position >= maxScanBytes) {
+        throw new FsError(
+          'TOO_LARGE',
+          `Line ${start} of ${file} is not within its first ${formatSize(maxScanBytes)} (the lines are very long, ` +
+            `${newlines} line break${newlines === 1 ? '' : 's'} so far); read it with tail, or ask for an earlier line.`,
+        );
+      }
       const length = await readSome(handle, buffer, position);
       if (length === 0) break;
       bytesRead += length;
@@ -156,8 +197,13 @@ export async function readLineRange(
 }
 
 /** The whole file, refused with TOO_LARGE (and advice) above `maxBytes`. */
-export async function readWhole(file: string, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<string> {
-  return withFile(file, async (handle, size) => {
+export async function readWhole(source: TextSource, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<string> {
+  return (await readWholeBytes(source, maxBytes)).toString('utf8');
+}
+
+/** The whole file as bytes (for edits, which must keep every byte). */
+export async function readWholeBytes(source: TextSource, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<Buffer> {
+  return withFile(source, async (handle, size, file) => {
     if (size > maxBytes) {
       throw new FsError(
         'TOO_LARGE',
@@ -165,23 +211,25 @@ export async function readWhole(file: string, maxBytes: number = DEFAULT_MAX_TEX
           'use head, tail or start_line/end_line to read part of it.',
       );
     }
+    // Only the bytes read are returned (the file may have shrunk since fstat).
     const buffer = Buffer.allocUnsafe(size);
     const length = await readExactly(handle, buffer, 0);
-    return buffer.subarray(0, length).toString('utf8');
+    return buffer.subarray(0, length);
   });
 }
 
-async function withFile<T>(file: string, use: (handle: FileHandle, size: number) => Promise<T>): Promise<T> {
-  let handle: FileHandle | undefined;
+async function withFile<T>(source: TextSource, use: (handle: FileHandle, size: number, label: string) => Promise<T>): Promise<T> {
+  const label = typeof source === 'string' ? source : source.label;
+  let opened: FileHandle | undefined;
   try {
-    handle = await fsp.open(file, 'r');
+    const handle = typeof source === 'string' ? (opened = await openRegularFile(source)) : source.handle;
     const stats = await handle.stat();
-    if (stats.isDirectory()) throw new FsError('NOT_A_FILE', `${file} is a directory, not a file. List it instead.`);
-    return await use(handle, stats.size);
+    if (!stats.isFile()) throw new FsError('NOT_A_FILE', `${label} is not a regular file. List it instead.`);
+    return await use(handle, stats.size, label);
   } catch (error) {
-    throw toFsError(error, file);
+    throw toFsError(error, label);
   } finally {
-    await handle?.close().catch(() => undefined);
+    await opened?.close().catch(() => undefined);
   }
 }
 

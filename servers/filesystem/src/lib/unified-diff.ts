@@ -5,27 +5,89 @@
  *   +++ b/src/app.ts
  *   @@ -10,7 +10,8 @@
  *
- * with 3 lines of context and "\ No newline at end of file" markers, so the output
+ * with 3 lines of context and "\\ No newline at end of file" markers, so the output
  * applies with `git apply` / `patch -p1`. Returns '' when the texts are equal.
  *
  * Pass a path relative to the project for `displayPath`; a leading "/" is dropped so an
  * absolute path still yields a well-formed `a/...` header.
+ *
+ * Lines are compared with their endings, so a line whose only change is "\r\n" to "\n"
+ * shows as removed and added; the output itself uses "\n" (a "\r" before it is not shown).
  */
 export function unifiedDiff(oldText: string, newText: string, displayPath = 'file', context = 3): string {
   if (oldText === newText) return '';
-  const a = splitLines(oldText);
-  const b = splitLines(newText);
-  const ops = diffLines(a, b);
+  return format(diffLines(splitLines(oldText), splitLines(newText)), displayPath, context);
+}
+
+/** A span that differs between two texts; outside the spans, the texts are equal. */
+export interface ChangedRegion {
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  newEnd: number;
+}
+
+/**
+ * The same diff when the caller knows where the texts differ (edit_file does): only the
+ * lines around `regions` (sorted, not overlapping, offsets into each text) are compared,
+ * so the cost follows the size of the changes, not of the file.
+ */
+export function unifiedDiffOfRegions(
+  oldText: string,
+  newText: string,
+  regions: readonly ChangedRegion[],
+  displayPath = 'file',
+  context = 3,
+): string {
+  if (oldText === newText) return '';
+  const blocks: ChangedRegion[] = [];
+  for (const region of regions) {
+    // Widen to whole lines: back to the line start, on past the next "\n". The bytes
+    // around a region are the same in both texts, so both sides widen alike.
+    const before = region.oldStart - (oldText.lastIndexOf('\n', region.oldStart - 1) + 1);
+    const next = oldText.indexOf('\n', region.oldEnd);
+    const after = (next === -1 ? oldText.length : next + 1) - region.oldEnd;
+    const block = {
+      oldStart: region.oldStart - before,
+      oldEnd: region.oldEnd + after,
+      newStart: region.newStart - before,
+      newEnd: region.newEnd + after,
+    };
+    const last = blocks[blocks.length - 1];
+    if (last !== undefined && last.oldEnd >= block.oldStart) {
+      last.oldEnd = Math.max(last.oldEnd, block.oldEnd);
+      last.newEnd = Math.max(last.newEnd, block.newEnd);
+    } else {
+      blocks.push(block);
+    }
+  }
+  const ops: DiffOp[] = [];
+  const same = (text: string) => {
+    for (const line of splitLines(text)) ops.push({ kind: ' ', line });
+  };
+  let position = 0;
+  for (const block of blocks) {
+    same(oldText.slice(position, block.oldStart));
+    const changed = diffLines(splitLines(oldText.slice(block.oldStart, block.oldEnd)), splitLines(newText.slice(block.newStart, block.newEnd)));
+    for (const op of changed) ops.push(op);
+    position = block.oldEnd;
+  }
+  same(oldText.slice(position));
+  return format(ops, displayPath, context);
+}
+
+function format(ops: readonly DiffOp[], displayPath: string, context: number): string {
   const name = displayPath.replace(/^\/+/, '');
   const out = [`--- a/${name}`, `+++ b/${name}`];
   for (const hunk of hunks(ops, context)) {
     out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`);
     for (const op of hunk.ops) {
-      const line = op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line;
+      const line = op.line.endsWith('\r\n') ? op.line.slice(0, -2) : op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line;
       out.push(op.kind + line);
       if (!op.line.endsWith('\n')) out.push('\\ No newline at end of file');
     }
   }
+  if (out.length === 2) return '';
   return out.join('\n') + '\n';
 }
 
@@ -146,6 +208,10 @@ function hunks(ops: readonly DiffOp[], context: number): Hunk[] {
     if (op.kind !== ' ') changes.push(i);
   });
   const result: Hunk[] = [];
+  // Lines of each side before ops[counted], kept as the hunks move forward (linear overall).
+  let counted = 0;
+  let oldBefore = 0;
+  let newBefore = 0;
   let c = 0;
   while (c < changes.length) {
     const begin = Math.max(0, changes[c] - context);
@@ -156,11 +222,9 @@ function hunks(ops: readonly DiffOp[], context: number): Hunk[] {
       end = Math.min(ops.length, changes[c] + 1 + context);
     }
     c++;
-    let oldBefore = 0;
-    let newBefore = 0;
-    for (let i = 0; i < begin; i++) {
-      if (ops[i].kind !== '+') oldBefore++;
-      if (ops[i].kind !== '-') newBefore++;
+    for (; counted < begin; counted++) {
+      if (ops[counted].kind !== '+') oldBefore++;
+      if (ops[counted].kind !== '-') newBefore++;
     }
     const slice = ops.slice(begin, end);
     const oldCount = slice.filter((op) => op.kind !== '+').length;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { applyEdits } from '../lib/edit.js';
-import { readWhole } from '../lib/read-text.js';
-import { writeFileAtomic } from '../lib/atomic-write.js';
+import { applyEditsToBytes } from '../lib/edit.js';
+import { readWholeBytes } from '../lib/read-text.js';
+import { identityOf, writeFileAtomic } from '../lib/atomic-write.js';
 import { fileUri } from '../lib/file-uri.js';
 
 export const editFile = defineTool({
@@ -33,15 +33,28 @@ export const editFile = defineTool({
   annotations: { destructiveHint: true, openWorldHint: false },
   render: (out) => `${'`'.repeat(3)}diff\n${out.diff}${'`'.repeat(3)}\n${out.dryRun ? '(dry run: nothing written)' : ''}`.trim(),
   async handler({ path, edits, dryRun }, ctx) {
-    const file = await ctx.policy.resolveFile(path);
-    const original = await readWhole(file, ctx.maxReadBytes);
-    const result = applyEdits(original, edits, { path });
-    if (!dryRun && result.content !== original) {
-      await writeFileAtomic(file, result.content);
-      ctx.recentEdits.add(file, result.diff);
-    }
-    return ctx.result({ path: file, diff: result.diff, dryRun, edits: result.applied }, [
-      ctx.link(fileUri(file), { mimeType: 'text/plain' }),
-    ]);
+    const checked = await ctx.policy.resolveFile(path);
+    // One edit of a file at a time in this process: the read, the edit and the rename of
+    // two concurrent calls would otherwise interleave and one change would be lost.
+    return ctx.locks.run(checked, async () => {
+      const { handle, real: file } = await ctx.policy.openFile(checked);
+      let original: Buffer;
+      let read;
+      try {
+        read = identityOf(await handle.stat({ bigint: true }));
+        original = await readWholeBytes({ handle, label: path }, ctx.maxReadBytes);
+      } finally {
+        await handle.close();
+      }
+      const result = await applyEditsToBytes(original, edits, { path, signal: ctx.signal });
+      if (!dryRun && result.changed) {
+        // Refused (CONFLICT) if another process changed the file since it was read.
+        await writeFileAtomic(file, result.content, { confine: ctx.policy.contains, expect: read });
+        ctx.recentEdits.add(file, result.diff);
+      }
+      return ctx.result({ path: file, diff: result.diff, dryRun, edits: result.applied }, [
+        ctx.link(fileUri(file), { mimeType: 'text/plain' }),
+      ]);
+    });
   },
 });

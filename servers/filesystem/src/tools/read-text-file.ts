@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { stat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { readHead, readLineRange, readTail, readWhole } from '../lib/read-text.js';
 import { FsError } from '../lib/errors.js';
@@ -18,7 +17,18 @@ const output = z.object({
   content: z.string(),
   lines: z.number().int().describe('Lines in content'),
   truncated: z.boolean().describe('True when the file has more than content'),
+  nextStartLine: z
+    .number()
+    .int()
+    .optional()
+    .describe('Set when a whole read was cut at the response size limit: pass it as start_line to read on'),
 });
+
+/**
+ * Most bytes of text one call returns: the text travels twice (structuredContent and the
+ * text block), and the whole response must stay under the client's 10 MiB message limit.
+ */
+export const MAX_RESPONSE_TEXT_BYTES = 2 * 1024 * 1024;
 
 const description =
   'Read a UTF-8 text file. Use head or tail for the first or last N lines, or start_line/end_line for a range; ' +
@@ -32,35 +42,59 @@ function defineReader(name: string, title: string, text: string) {
     input,
     output,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    render: (out) => out.content,
+    render: (out) =>
+      out.nextStartLine === undefined
+        ? out.content
+        : `${out.content}${out.content.endsWith('\n') ? '' : '\n'}(cut at ${out.lines} lines, the response size limit: call again with start_line: ${out.nextStartLine} to read on)`,
     async handler(args, ctx) {
       const selectors = [args.head !== undefined, args.tail !== undefined, args.start_line !== undefined || args.end_line !== undefined];
       if (selectors.filter(Boolean).length > 1) {
         return ctx.error('Use only one of head, tail, or start_line/end_line in one call.');
       }
-      const file = await ctx.policy.resolveFile(args.path);
-      const limit = { maxBytes: ctx.maxReadBytes };
+      // Opened once, checked to be the regular file inside the allowed directories that
+      // was asked for (not a FIFO or a symlink swapped in since), and read through that descriptor.
+      const { handle, real: file } = await ctx.policy.openFile(args.path);
       let slice;
-      if (args.head !== undefined) slice = await readHead(file, args.head, limit);
-      else if (args.tail !== undefined) slice = await readTail(file, args.tail, limit);
-      else if (args.start_line !== undefined || args.end_line !== undefined) {
-        slice = await readLineRange(file, args.start_line ?? 1, args.end_line, limit);
-      } else {
-        const { size } = await stat(file);
-        if (size > ctx.maxReadBytes) {
-          throw new FsError(
-            'TOO_LARGE',
-            `${args.path} is ${size} bytes, above the ${ctx.maxReadBytes}-byte limit for whole reads. Read it in parts with head, tail or start_line/end_line.`,
-          );
+      let nextStartLine: number | undefined;
+      try {
+        const source = { handle, label: args.path };
+        const limit = { maxBytes: Math.min(ctx.maxReadBytes, MAX_RESPONSE_TEXT_BYTES), signal: ctx.signal };
+        if (args.head !== undefined) slice = await readHead(source, args.head, limit);
+        else if (args.tail !== undefined) slice = await readTail(source, args.tail, limit);
+        else if (args.start_line !== undefined || args.end_line !== undefined) {
+          slice = await readLineRange(source, args.start_line ?? 1, args.end_line, limit);
+        } else {
+          const { size } = await handle.stat();
+          if (size > ctx.maxReadBytes) {
+            throw new FsError(
+              'TOO_LARGE',
+              `${args.path} is ${size} bytes, above the ${ctx.maxReadBytes}-byte limit for whole reads. Read it in parts with head, tail or start_line/end_line.`,
+            );
+          }
+          const content = await readWhole(source, ctx.maxReadBytes);
+          const text = cutToResponseLimit(content);
+          slice = { text, lines: countLines(text), truncated: text.length < content.length };
+          if (slice.truncated) nextStartLine = slice.lines + 1;
         }
-        const content = await readWhole(file, ctx.maxReadBytes);
-        slice = { text: content, lines: countLines(content), truncated: false };
+      } finally {
+        await handle.close();
       }
-      return ctx.result({ path: file, content: slice.text, lines: slice.lines, truncated: slice.truncated }, [
+      const next = nextStartLine === undefined ? {} : { nextStartLine };
+      return ctx.result({ path: file, content: slice.text, lines: slice.lines, truncated: slice.truncated, ...next }, [
         ctx.link(fileUri(file), { mimeType: 'text/plain' }),
       ]);
     },
   });
+}
+
+/** The whole lines of `text` that fit in MAX_RESPONSE_TEXT_BYTES of UTF-8 (all of it when it fits). */
+function cutToResponseLimit(text: string): string {
+  if (text.length <= MAX_RESPONSE_TEXT_BYTES / 3 || Buffer.byteLength(text) <= MAX_RESPONSE_TEXT_BYTES) return text;
+  const bytes = Buffer.from(text);
+  const newline = bytes.lastIndexOf(0x0a, MAX_RESPONSE_TEXT_BYTES - 1);
+  // One line longer than the limit: cut inside it, at a character boundary.
+  const end = newline === -1 ? MAX_RESPONSE_TEXT_BYTES : newline + 1;
+  return new TextDecoder().decode(bytes.subarray(0, end), { stream: true });
 }
 
 function countLines(text: string): number {

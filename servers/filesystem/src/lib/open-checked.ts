@@ -1,0 +1,124 @@
+import { constants, promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { FsError, errnoCode, toFsError } from './errors.js';
+
+/**
+ * Opening what the path check approved, and nothing else.
+ *
+ * A path is checked (path-policy.ts), then opened. In between, someone who can write in
+ * an allowed directory may swap a directory for a symlink to elsewhere, or a file for a
+ * FIFO. So every read and write opens first, then checks what it actually opened:
+ * - O_NOFOLLOW: a final component that became a symlink is refused (ELOOP);
+ * - O_NONBLOCK: opening a FIFO or a device never waits for a writer; the descriptor's
+ *   type (fstat) is checked before any read, so no read ever blocks on one;
+ * - the descriptor's real path (`/proc/self/fd/N` on Linux; elsewhere realpath of the
+ *   opened path, accepted only if it names the same device and inode) must be inside
+ *   the allowed directories.
+ */
+
+/** Where a real path may be: the policy's allowed directories. */
+export type Confine = (real: string) => Promise<boolean>;
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
+
+/**
+ * Opens a regular file without blocking on a FIFO or device and without following a
+ * final symlink; anything but a regular file is closed again and refused (NOT_A_FILE).
+ * For grep and every other reader that walks or reads files it did not just check.
+ */
+export async function openRegularFile(file: string, flags: number = constants.O_RDONLY): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(file, flags | O_NONBLOCK | O_NOFOLLOW);
+  } catch (error) {
+    throw openError(error, file);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new FsError(
+        'NOT_A_FILE',
+        stats.isDirectory()
+          ? `${file} is a directory, not a file. List it instead.`
+          : `${file} is not a regular file (device, socket or pipe) and cannot be read as one.`,
+      );
+    }
+    return handle;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw toFsError(error, file);
+  }
+}
+
+/** Opens a directory (not a symlink to one) to learn where it really is. */
+export async function openDirectory(dir: string): Promise<FileHandle> {
+  try {
+    return await fsp.open(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    throw openError(error, dir);
+  }
+}
+
+/**
+ * The real path of what `handle` refers to. `opened` is the path it was opened by, for
+ * systems without /proc: its realpath counts only if it still names the same inode.
+ * Undefined when the file was deleted or moved meanwhile.
+ */
+export async function realPathOfHandle(handle: FileHandle, opened: string): Promise<string | undefined> {
+  try {
+    const link = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+    if (path.isAbsolute(link) && !link.endsWith(' (deleted)')) return link;
+    if (link.endsWith(' (deleted)')) return undefined;
+  } catch {
+    // no /proc: fall through
+  }
+  try {
+    const [own, real] = await Promise.all([handle.stat({ bigint: true }), fsp.realpath(opened)]);
+    const now = await fsp.stat(real, { bigint: true });
+    return now.dev === own.dev && now.ino === own.ino ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Throws ACCESS_DENIED unless `handle` (opened by `opened`, which the policy resolved from
+ * `requested`) is inside the allowed directories. Returns its real path.
+ */
+export async function assertOpenedInside(handle: FileHandle, opened: string, confine: Confine, requested = opened): Promise<string> {
+  const real = await realPathOfHandle(handle, opened);
+  if (real !== undefined && (await confine(real))) return real;
+  throw swapped(requested);
+}
+
+/** A directory the caller resolved must still be that directory, inside the allowed ones. */
+export async function assertDirectoryInside(dir: string, confine: Confine, requested = dir): Promise<void> {
+  const handle = await openDirectory(dir);
+  try {
+    const real = await realPathOfHandle(handle, dir);
+    if (real === undefined || real !== dir || !(await confine(real))) throw swapped(requested);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+export function swapped(requested: string): FsError {
+  return new FsError(
+    'ACCESS_DENIED',
+    `Access denied: ${requested} changed while it was being opened (a directory or file on the way was replaced, ` +
+      'e.g. by a symbolic link leading outside the allowed directories). Nothing was read or written.',
+  );
+}
+
+function openError(error: unknown, file: string): unknown {
+  // O_NOFOLLOW on a symlink fails with ELOOP (EMLINK on some BSDs).
+  const code = errnoCode(error);
+  if (code === 'ELOOP' || code === 'EMLINK') return swapped(file);
+  if (code === 'ENOTDIR' && O_DIRECTORY !== 0) {
+    return new FsError('NOT_A_DIRECTORY', `${file} is not a directory (it may have just been replaced).`, { cause: error });
+  }
+  return toFsError(error, file);
+}
