@@ -1,5 +1,5 @@
-// Parsing and converting a multi-megabyte page takes hundreds of milliseconds of CPU, and
-// pathological HTML can take far longer: done on the event loop it would delay a ping and
+// Converting a 10 MB page takes about half a second of CPU (a 1 MB one about 60 ms), and
+// pathological HTML can take longer: done on the event loop it would delay a ping and
 // every other session (ARCHITECTURE.md section 2, "Limits"). So pages above a small size
 // are converted in a worker thread, which a timeout or a cancellation terminates.
 //
@@ -7,8 +7,8 @@
 // `require` them by path. Instead the CLI passes its own file as the worker entry: the
 // bundle started on a worker thread serves conversions (cli.ts checks `isMainThread`).
 // Without an entry (tests and development, where the source is TypeScript) the worker is
-// an eval'd script that loads the libraries from node_modules by absolute path and runs
-// the same self-contained `convertWith`.
+// an eval'd script that loads htmlparser2 from node_modules by absolute path and runs the
+// same self-contained `convertWith`.
 import { Worker, parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -59,26 +59,14 @@ export function serveConversions(): void {
 
 async function developmentSource(): Promise<string> {
   const { convertWith } = await engine();
-  const require = createRequire(import.meta.url);
-  const paths = {
-    linkedom: require.resolve('linkedom'),
-    readability: require.resolve('@mozilla/readability'),
-    turndown: require.resolve('turndown'),
-    gfm: require.resolve('turndown-plugin-gfm'),
-  };
+  const parserPath = createRequire(import.meta.url).resolve('htmlparser2');
   return `
 const { parentPort } = require('node:worker_threads');
-const paths = ${JSON.stringify(paths)};
-const libs = {
-  parseHTML: require(paths.linkedom).parseHTML,
-  Readability: require(paths.readability).Readability,
-  TurndownService: require(paths.turndown),
-  gfm: require(paths.gfm).gfm,
-};
+const { Parser } = require(${JSON.stringify(parserPath)});
 const convertWith = (${convertWith.toString()});
 parentPort.on('message', ({ id, input }) => {
   try {
-    parentPort.postMessage({ id, ok: true, value: convertWith(libs, input) });
+    parentPort.postMessage({ id, ok: true, value: convertWith(Parser, input) });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, message: String((error && error.message) || error) });
   }

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createConverter, type Converter } from './converter.js';
+import { htmlToMarkdown } from './html-to-markdown.js';
+import { FetchError } from './errors.js';
+
+const big = (paragraphs: number) =>
+  `<html><head><title>Big</title></head><body><nav>MENU</nav><article><h1>Big</h1>${Array.from(
+    { length: paragraphs },
+    (_, i) => `<p>Paragraph ${i} has words, and more words, to be a real paragraph of prose.</p>`,
+  ).join('')}</article></body></html>`;
+
+let converter: Converter | undefined;
+afterEach(async () => {
+  await converter?.close();
+  converter = undefined;
+});
+
+describe('converter', () => {
+  it('converts a page above the inline size in a worker, with the same result as inline', async () => {
+    converter = createConverter({ inlineBelowChars: 1000 });
+    const input = { html: big(2000), url: 'http://example.com/' };
+    const converted = await converter.convert(input, { timeoutMs: 30_000 });
+    expect(converted).toEqual(htmlToMarkdown(input));
+    expect(converted.markdown).toContain('Paragraph 1999 has words');
+    expect(converted.markdown).not.toContain('MENU');
+  });
+
+  it('stops a conversion at its time limit and keeps working afterwards', async () => {
+    converter = createConverter({ inlineBelowChars: 1000, maxWorkers: 1 });
+    const error = await converter.convert({ html: big(200_000), url: 'http://example.com/' }, { timeoutMs: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(FetchError);
+    expect((error as FetchError).code).toBe('TIMEOUT');
+    const after = await converter.convert({ html: big(100), url: 'http://example.com/' }, { timeoutMs: 30_000 });
+    expect(after.markdown).toContain('Paragraph 99');
+  });
+
+  it('stops a conversion when cancelled', async () => {
+    converter = createConverter({ inlineBelowChars: 1000 });
+    const controller = new AbortController();
+    const pending = converter.convert({ html: big(200_000), url: 'http://example.com/' }, { timeoutMs: 30_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    const error = await pending.catch((e) => e);
+    expect((error as FetchError).code).toBe('CANCELLED');
+  });
+
+  it('converts or refuses 100k nested elements within the time limit, and keeps working', async () => {
+    // htmlparser2 keeps its tag stack with Array#unshift, so very deep nesting costs
+    // quadratic time (about 10 s for 100k levels here): the time limit is what bounds it.
+    converter = createConverter({ inlineBelowChars: 1000, maxWorkers: 1 });
+    const nested = `<html><body><p>start</p>${'<div>'.repeat(100_000)}deep text${'</div>'.repeat(100_000)}</body></html>`;
+    const outcome = await converter.convert({ html: nested, url: 'http://e/' }, { timeoutMs: 2_000 }).catch((error: FetchError) => error);
+    if (outcome instanceof FetchError) expect(outcome.code).toBe('TIMEOUT');
+    else expect(outcome.markdown).toContain('deep text');
+    expect((await converter.convert({ html: big(100), url: 'http://e/' }, { timeoutMs: 30_000 })).markdown).toContain('Paragraph 99');
+  });
+
+  it('converts a 5 MB attribute and a 10 MB line', { timeout: 30_000 }, async () => {
+    converter = createConverter({ inlineBelowChars: 1000 });
+    const attribute = `<html><body><p title="${'x'.repeat(5 * 1024 * 1024)}">after the attribute</p></body></html>`;
+    expect((await converter.convert({ html: attribute, url: 'http://e/' }, { timeoutMs: 30_000 })).markdown).toContain('after the attribute');
+    const line = `<html><body><p>${'word '.repeat(2 * 1024 * 1024)}</p></body></html>`;
+    expect((await converter.convert({ html: line, url: 'http://e/' }, { timeoutMs: 30_000 })).markdown.length).toBeGreaterThan(9_000_000);
+  });
+});
