@@ -73,6 +73,13 @@ const pkg = JSON.parse(await readFile(pkgFile, 'utf8'));
 pkg.version = '0.1.0';
 pkg.description = `MCP server: ${name} (describe it here).`;
 await writeFile(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+// Its MCP registry entry and MCPB manifest name the same version (the template's may be later).
+for (const file of ['server.json', 'manifest.json'].map((f) => path.join(target, f)).filter((f) => existsSync(f))) {
+  const doc = JSON.parse(await readFile(file, 'utf8'));
+  doc.version = pkg.version;
+  for (const p of doc.packages ?? []) p.version = pkg.version;
+  await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
+}
 await stat(path.join(target, 'src', 'server.ts'));
 
 console.log(`Created ${path.relative(root, target)} from servers/_template.`);
