@@ -17,7 +17,9 @@ import type { EntryType } from './walk.js';
  * that is itself ignored is listed in full when asked for by name.
  *
  * Sizes come from lstat: a symlink's size is that of the link, so listing never reads
- * anything about a target that may lie outside the allowed directories.
+ * anything about a target that may lie outside the allowed directories, unless the
+ * caller supplies `symlinkSize` (which checks the target is allowed, then sizes it, so
+ * that a listing and get_file_info agree).
  */
 export interface DirectoryEntry {
   name: string;
@@ -35,6 +37,8 @@ export interface ListOptions {
   /** 'name' (code point order, default) or 'size' (largest first, then by name; implies withSizes). */
   sortBy?: 'name' | 'size';
   signal?: AbortSignal;
+  /** The size to report for a symlink (its allowed target's), or undefined for the link's own. */
+  symlinkSize?: (absolute: string) => Promise<number | undefined>;
 }
 
 export interface DirectoryListing {
@@ -76,6 +80,7 @@ export async function listDirectory(dir: string, options: ListOptions = {}): Pro
       } catch {
         // Vanished since readdir: list it without a size rather than fail the listing.
       }
+      if (type === 'symlink' && options.symlinkSize) entry.size = (await options.symlinkSize(full).catch(() => undefined)) ?? entry.size;
       if (slicer.due()) await slicer.pause();
     }
     entries.push(entry);
