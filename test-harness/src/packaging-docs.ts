@@ -187,3 +187,22 @@ export class LaunchChecker {
     return this.checkUrl(name, url);
   }
 }
+
+const SERVER_LIST = /(<!-- servers:start -->\n)([\s\S]*?)(<!-- servers:end -->)/;
+
+/** The root README's table of servers: each folder's registry description (server.json), else package.json's. */
+export function renderServerList(root = repoRoot): string {
+  const servers = serverPackages(root).sort((a, b) => Number(a.folder.startsWith('_')) - Number(b.folder.startsWith('_')) || a.folder.localeCompare(b.folder));
+  const rows = servers.map((s) => {
+    const registry = join(s.dir, 'server.json');
+    const what = existsSync(registry) ? (JSON.parse(readFileSync(registry, 'utf8')) as { description: string }).description : s.pkg.description;
+    return `| [${s.folder}](servers/${s.folder}) | \`${s.pkg.name}\` | \`${s.binName}\` | ${what} |`;
+  });
+  return ['| Server | Package | Bin | What it does |', '| --- | --- | --- | --- |', ...rows, ''].join('\n');
+}
+
+/** The root README with its server list replaced (or undefined when it has no markers). */
+export function withServerList(readme: string, list: string): string | undefined {
+  if (!SERVER_LIST.test(readme)) return undefined;
+  return readme.replace(SERVER_LIST, (_all, start, _old, end) => `${start}${list}${end}`);
+}
