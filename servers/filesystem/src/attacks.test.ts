@@ -136,7 +136,8 @@ const targets: Target[] = [
   { tool: 'directory_tree', args: (path) => ({ path }), vectors: dirVectors },
   { tool: 'search_files', args: (path) => ({ path, pattern: '**/*' }), vectors: dirVectors },
   { tool: 'grep_files', args: (path) => ({ path, pattern: 'SECRET' }), vectors: [...dirVectors, ...fileVectors] },
-  { tool: 'move_file', role: 'source', alsoRefusedWith: NOT_NAMED, args: (source) => ({ source, destination: `${data}/moved.txt` }), vectors: [...fileVectors, ...dirVectors] },
+  // A looping symlink is not refused as a move source: moving the link itself touches nothing (see edges.test.ts).
+  { tool: 'move_file', role: 'source', alsoRefusedWith: NOT_NAMED, args: (source) => ({ source, destination: `${data}/moved.txt` }), vectors: [...fileVectors, ...dirVectors].filter((v) => v.name !== 'symlink loop') },
   { tool: 'move_file', role: 'destination', args: (destination) => ({ source: `${data}/inside.txt`, destination }), vectors: writeVectors },
   { tool: 'copy_file', role: 'source', alsoRefusedWith: NOT_NAMED, args: (source) => ({ source, destination: `${data}/copied.txt` }), vectors: [...fileVectors, ...dirVectors] },
   { tool: 'copy_file', role: 'destination', args: (destination) => ({ source: `${data}/inside.txt`, destination }), vectors: writeVectors },

@@ -21,16 +21,20 @@ export const copyFile = defineTool({
   annotations: { destructiveHint: true, openWorldHint: false },
   render: (out) => `Copied ${out.type} ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing file)' : ''}`,
   async handler({ source, destination }, ctx) {
-    const { entry } = await resolveEntry(ctx.policy, source);
+    const { entry, real } = await resolveEntry(ctx.policy, source);
     const target = await ctx.policy.resolveWritable(destination);
-    const existing = await lstat(target).catch(() => undefined);
-    if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
-      return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
-    }
-    const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
-    if (type === 'directory') await copyDirectory(entry, target);
-    else await copy(entry, target, { overwrite: Boolean(existing) });
-    ctx.notifyResourceListChanged();
-    return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
+    return ctx.locks.run(target, async () => {
+      const existing = await lstat(target).catch(() => undefined);
+      if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
+        return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+      }
+      const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
+      const confine = ctx.policy.contains;
+      // A file is copied from what the policy resolved (a symlink's checked target), opened and checked again.
+      if (type === 'directory') await copyDirectory(entry, target, { confine });
+      else await copy(real, target, { overwrite: Boolean(existing), confine });
+      ctx.notifyResourceListChanged();
+      return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
+    });
   },
 });

@@ -16,16 +16,19 @@ export const moveFile = defineTool({
   annotations: { destructiveHint: true, openWorldHint: false },
   render: (out) => `Moved ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing one)' : ''}`,
   async handler({ source, destination }, ctx) {
-    const { entry } = await resolveEntry(ctx.policy, source);
+    // The entry itself is moved, so a symlink that loops can be moved (out of the way) too.
+    const { entry } = await resolveEntry(ctx.policy, source, { linkItself: true });
     const target = await ctx.policy.resolveWritable(destination);
-    const existing = await lstat(target).catch(() => undefined);
-    // The older server refused to move onto an existing file; without a way to ask, so do we.
-    if (existing && !(await ctx.confirm(`Replace ${target} with ${entry}?`, { whenUnavailable: false }))) {
-      return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
-    }
-    await move(entry, target, { overwrite: Boolean(existing) });
-    ctx.notifyResourceListChanged();
-    const isFile = (await lstat(target)).isFile();
-    return ctx.result({ source: entry, destination: target, replaced: Boolean(existing) }, isFile ? [ctx.link(fileUri(target))] : []);
+    return ctx.locks.run(target, async () => {
+      const existing = await lstat(target).catch(() => undefined);
+      // The older server refused to move onto an existing file; without a way to ask, so do we.
+      if (existing && !(await ctx.confirm(`Replace ${target} with ${entry}?`, { whenUnavailable: false }))) {
+        return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+      }
+      await move(entry, target, { overwrite: Boolean(existing), confine: ctx.policy.contains });
+      ctx.notifyResourceListChanged();
+      const isFile = (await lstat(target)).isFile();
+      return ctx.result({ source: entry, destination: target, replaced: Boolean(existing) }, isFile ? [ctx.link(fileUri(target))] : []);
+    });
   },
 });
