@@ -8,23 +8,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { getMcpConfigForManifest } from '@anthropic-ai/mcpb';
 import { connectStdio } from './clients.js';
-import { checkArgs, cliShape, readJson, recordFigures, repoRoot, resultText, serverPackages, smokeRun } from './packaging.js';
+import { checkManifest, cliShape, readJson, recordFigures, repoRoot, resultText, serverPackages, smokeRun, USER_CONFIG_REF, type McpbManifest } from './packaging.js';
 
 const exec = promisify(execFile);
 const mcpbCli = path.join(path.dirname(createRequire(import.meta.url).resolve('@anthropic-ai/mcpb')), 'cli', 'cli.js');
 const servers = serverPackages();
-
-interface Manifest {
-  manifest_version: string;
-  name: string;
-  version: string;
-  license?: string;
-  server: { type: string; entry_point: string; mcp_config: { command: string; args: string[] } };
-  compatibility?: { platforms?: string[]; runtimes?: { node?: string } };
-  user_config?: Record<string, { type: string; required?: boolean; multiple?: boolean; default?: unknown }>;
-}
-
-const userConfigRef = /^\$\{user_config\.([^}]+)\}$/;
 
 /**
  * Claude Desktop bundles: each server's manifest.json passes `mcpb validate` and matches its
@@ -53,27 +41,7 @@ describe('MCPB bundles', () => {
     const validate = await exec(process.execPath, [mcpbCli, 'validate', file]).catch((e) => e);
     expect(validate.code ?? 0, `${validate.stdout}${validate.stderr}`).toBe(0);
 
-    const manifest = readJson<Manifest>(file);
-    expect(manifest.manifest_version).toBe('0.3');
-    expect(manifest.name).toBe(s.binName);
-    expect(manifest.version).toBe(s.pkg.version);
-    expect(manifest.license).toBe(s.pkg.license);
-    const binFile = path.relative(s.dir, s.binPath);
-    expect(manifest.server).toMatchObject({ type: 'node', entry_point: binFile });
-    const [entry, ...args] = manifest.server.mcp_config.args;
-    expect(manifest.server.mcp_config.command).toBe('node');
-    expect(entry).toBe(`\${__dirname}/${binFile}`);
-
-    // Every ${user_config.X} is defined, every defined field is used, and with values in
-    // place the arguments are flags the bin accepts.
-    const defined = Object.keys(manifest.user_config ?? {});
-    const used = args.map((a) => userConfigRef.exec(a)?.[1]).filter((k): k is string => Boolean(k));
-    expect(used.sort()).toEqual(defined.sort());
-    const filled = args.map((a) => (userConfigRef.test(a) ? '/some/value' : a));
-    expect(checkArgs(filled, await cliShape(s.binPath))).toEqual([]);
-    if (Object.keys(s.pkg.dependencies ?? {}).length) {
-      expect(manifest.compatibility?.platforms, 'a server with a native dependency declares its platform').toHaveLength(1);
-    }
+    expect(checkManifest(readJson<McpbManifest>(file), s, await cliShape(s.binPath))).toEqual([]);
   });
 
   it.each(servers.map((s) => [s.folder, s] as const))('%s: pnpm bundle writes a .mcpb whose unpacked command serves tools/list and a call', async (folder, s) => {
@@ -81,7 +49,7 @@ describe('MCPB bundles', () => {
     expect(bundle, `bundle for ${folder} in ${readdirSync(out).join(', ')}`).toBeDefined();
     const unpacked = path.join(out, `unpacked-${folder}`);
     await exec(process.execPath, [mcpbCli, 'unpack', bundle!, unpacked]);
-    const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as McpbManifest;
     expect(existsSync(path.join(unpacked, manifest.server.entry_point))).toBe(true);
     const native = Object.keys(s.pkg.dependencies ?? {}).length > 0;
     if (native) {
@@ -100,11 +68,11 @@ describe('MCPB bundles', () => {
       const arg = smoke.args[i];
       if (arg.startsWith('--')) {
         const at = args.indexOf(arg);
-        const key = at === -1 ? undefined : userConfigRef.exec(args[at + 1] ?? '')?.[1];
+        const key = at === -1 ? undefined : USER_CONFIG_REF.exec(args[at + 1] ?? '')?.[1];
         if (key) userConfig[key] = smoke.args[++i];
         else mapped = false;
       } else {
-        const key = args.map((a, j) => (j > 0 && !args[j - 1].startsWith('--') ? userConfigRef.exec(a)?.[1] : undefined)).find(Boolean);
+        const key = args.map((a, j) => (j > 0 && !args[j - 1].startsWith('--') ? USER_CONFIG_REF.exec(a)?.[1] : undefined)).find(Boolean);
         if (!key) mapped = false;
         else userConfig[key] = manifest.user_config?.[key]?.multiple ? [...((userConfig[key] as string[]) ?? []), arg] : arg;
       }

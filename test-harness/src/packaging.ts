@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startHttpFixture } from './fixtures/http-server.js';
@@ -55,8 +55,8 @@ export function readJson<T = unknown>(file: string): T {
  * Every server folder under servers/ that has a package.json, sorted. MCP_PACKAGING_ONLY
  * (folder names, comma-separated) narrows the packaging tests while one server is worked on.
  */
-export function serverPackages(root = repoRoot): ServerPackage[] {
-  const only = process.env.MCP_PACKAGING_ONLY?.split(',').filter(Boolean);
+export function serverPackages(root = repoRoot, filter = process.env.MCP_PACKAGING_ONLY): ServerPackage[] {
+  const only = filter ? filter.split(',').filter(Boolean) : undefined;
   return serverDirs(root)
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .filter((dir) => !only || only.includes(basename(dir)))
@@ -197,4 +197,43 @@ export async function recordFigures(section: string, figures: Record<string, unk
   await mkdir(dirname(file), { recursive: true });
   const all = existsSync(file) ? readJson<Record<string, unknown>>(file) : {};
   await writeFile(file, `${JSON.stringify({ ...all, ...figures }, null, 2)}\n`);
+}
+
+export interface McpbManifest {
+  manifest_version: string;
+  name: string;
+  version: string;
+  license?: string;
+  server: { type: string; entry_point: string; mcp_config: { command: string; args: string[] } };
+  compatibility?: { platforms?: string[]; runtimes?: { node?: string } };
+  user_config?: Record<string, { type: string; required?: boolean; multiple?: boolean; default?: unknown }>;
+}
+
+export const USER_CONFIG_REF = /^\$\{user_config\.([^}]+)\}$/;
+
+/**
+ * Problems of a server's MCPB manifest.json against its package and bin: names, version,
+ * entry point, every ${user_config.X} defined and every field used, and the arguments, with
+ * values filled in, flags the bin accepts. (The schema itself is `mcpb validate`'s job.)
+ */
+export function checkManifest(manifest: McpbManifest, s: ServerPackage, shape: CliShape): string[] {
+  const problems: string[] = [];
+  const expect = (ok: boolean, message: string) => void (ok || problems.push(message));
+  const binFile = relative(s.dir, s.binPath).split('\\').join('/');
+  expect(manifest.manifest_version === '0.3', `manifest_version ${manifest.manifest_version}, expected 0.3`);
+  expect(manifest.name === s.binName, `name ${manifest.name}, expected the bin name ${s.binName}`);
+  expect(manifest.version === s.pkg.version, `version ${manifest.version}, package.json has ${s.pkg.version}`);
+  expect(manifest.license === s.pkg.license, `license ${manifest.license}, package.json has ${s.pkg.license}`);
+  expect(manifest.server?.type === 'node' && manifest.server.entry_point === binFile, `server should be {type: node, entry_point: ${binFile}}`);
+  const [entry, ...args] = manifest.server?.mcp_config?.args ?? [];
+  expect(manifest.server?.mcp_config?.command === 'node', 'mcp_config.command should be node');
+  expect(entry === `\${__dirname}/${binFile}`, `mcp_config.args[0] should be \${__dirname}/${binFile}`);
+  const defined = Object.keys(manifest.user_config ?? {}).sort();
+  const used = args.map((a) => USER_CONFIG_REF.exec(a)?.[1]).filter((k): k is string => Boolean(k)).sort();
+  expect(JSON.stringify(defined) === JSON.stringify(used), `user_config fields ${defined.join(',')} but args use ${used.join(',')}`);
+  problems.push(...checkArgs(args.map((a) => (USER_CONFIG_REF.test(a) ? '/some/value' : a)), shape).map((p) => `mcp_config.args: ${p}`));
+  if (Object.keys(s.pkg.dependencies ?? {}).length) {
+    expect(manifest.compatibility?.platforms?.length === 1, 'a server with a native dependency declares the one platform its bundle is built for');
+  }
+  return problems;
 }
