@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Sample } from './stats.js';
 import { round } from './stats.js';
 
-export type Unit = 'ms' | 'MB';
+export type Unit = 'ms' | 'MB' | 'count';
 
 /** A server left out of the run, and why. */
 export interface Skipped {
@@ -81,6 +81,7 @@ export function makeRow(input: RowInput): Row {
 
 export function formatValue(value: number, unit: Unit): string {
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  if (unit === 'count') return `${value}`;
   if (value < 10) return `${value.toFixed(2)} ms`;
   if (value < 1000) return `${value.toFixed(1)} ms`;
   return `${(value / 1000).toFixed(2)} s`;

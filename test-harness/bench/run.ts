@@ -12,6 +12,7 @@ import type { Environment, RowInput, Skipped, Target } from './report.js';
 import { OFFICIAL_FS_TOOLS, OUR_FS_TOOLS, officialFilesystem, ourFilesystem, ourTemplate, repoRoot } from './servers.js';
 import type { Launch, ServerSpec } from './servers.js';
 import { GREP_TOKEN, ensureBigFile, ensureNotesDir, ensureSmallDir, ensureTree } from './tree.js';
+import { measureFetch } from './fetch.js';
 
 const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [options])
 
@@ -156,6 +157,8 @@ async function main(): Promise<void> {
     { measurement: 'read_text_file tail 10, 1 GB file', unit: 'ms', ours: figure(m.tail.ours), baseline: figure(m.tail.official), baselineLabel: 'official', target: TARGETS.readEnd },
     { measurement: 'read_text_file head 10, 1 GB file', unit: 'ms', ours: figure(m.head.ours), baseline: figure(m.head.official), baselineLabel: 'official', target: TARGETS.readEnd },
   ];
+  const fetchBench = await measureFetch({ runs: opts.runs, log });
+  rows.push(...fetchBench.rows);
   const table = rows.map(makeRow);
   const env: Environment = {
     date: new Date().toISOString().slice(0, 10),
@@ -177,6 +180,7 @@ async function main(): Promise<void> {
     startup: { official: offStart, template: tplStart, filesystem: fsStart },
     roundTrip: { official: offTrip, filesystem: fsTrip },
     onTree: m,
+    fetch: fetchBench.details,
   };
   const files = await writeResults(opts.out, table, env, skipped, details);
   log('');

@@ -61,6 +61,8 @@ export const convertWith = (ParserImpl: ParserClass, input: ConvertInput): Conve
   const VOID = new Set(['br', 'hr', 'img', 'wbr', 'area', 'base', 'col', 'source', 'track', 'input', 'link', 'meta', 'param', 'embed']);
 
   const root: El = { tag: 'root', attrs: {}, children: [], parent: undefined };
+  // Every element in document order.
+  const all: El[] = [];
   let current = root;
   let skipDepth = 0;
   let inTitle = false;
@@ -94,6 +96,7 @@ export const convertWith = (ParserImpl: ParserClass, input: ConvertInput): Conve
         }
         const el: El = { tag: name, attrs, children: [], parent: current };
         current.children.push(el);
+        all.push(el);
         if (!VOID.has(name)) {
           current = el;
           depth++;
@@ -141,15 +144,6 @@ export const convertWith = (ParserImpl: ParserClass, input: ConvertInput): Conve
     el.links = links;
   };
   measure(root);
-  const all: El[] = [];
-  const collect = (el: El) => {
-    for (const child of el.children) {
-      if (typeof child === 'string') continue;
-      all.push(child);
-      collect(child);
-    }
-  };
-  collect(root);
   const body = all.find((el) => el.tag === 'body') ?? root;
   const density = (el: El) => (el.text ? el.links! / el.text : 0);
 

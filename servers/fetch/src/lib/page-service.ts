@@ -57,6 +57,8 @@ export interface PageServiceOptions {
   onListed?: () => void;
   /** Largest image returned as image content. */
   maxImageBytes?: number;
+  /** Fetches and conversions in progress at once (default 8); more wait their turn. */
+  maxConcurrent?: number;
 }
 
 export interface PageService {
@@ -77,6 +79,9 @@ export function createPageService(options: PageServiceOptions): PageService {
   const cache = createSizedCache<Entry>({ maxEntries: 200, maxBytes: options.cacheBytes ?? 64 * 1024 * 1024 });
   const index = createPageIndex(options.pages ?? []);
   const maxImageBytes = options.maxImageBytes ?? 2 * 1024 * 1024;
+  // Each fetch may hold up to the byte cap several times over (body, text, markdown):
+  // bounding how many run at once bounds the memory of a burst of calls.
+  const slots = createSlots(options.maxConcurrent ?? 8);
   // Pages fetched with a caller's headers (credentials, say) are cached apart, never
   // listed, and never served to a call without the same headers.
   const keyOf = (url: string, headers: Record<string, string> | undefined) =>
@@ -141,15 +146,15 @@ export function createPageService(options: PageServiceOptions): PageService {
     };
   };
 
-  const service: PageService = {
-    index,
-    async get(requested, getOptions = {}) {
-      // One spelling per page in the cache and the resource list.
-      const url = URL.canParse(requested) ? new URL(requested).href : requested;
-      const key = keyOf(url, getOptions.headers);
-      const raw = getOptions.raw ?? false;
+  const getPage = async (requested: string, getOptions: GetOptions): Promise<Page> => {
+    // One spelling per page in the cache and the resource list.
+    const url = URL.canParse(requested) ? new URL(requested).href : requested;
+    const key = keyOf(url, getOptions.headers);
+    const raw = getOptions.raw ?? false;
+    const cachedEntry = cache.get(key);
+    if (cachedEntry && getOptions.preferCache) return toPage(cachedEntry, raw, 'fresh', getOptions.signal);
+    return slots.run(async () => {
       const previous = cache.get(key);
-      if (previous && getOptions.preferCache) return toPage(previous, raw, 'fresh', getOptions.signal);
       const response = await options.fetcher.fetch(url, {
         headers: getOptions.headers,
         signal: getOptions.signal,
@@ -167,7 +172,12 @@ export function createPageService(options: PageServiceOptions): PageService {
       if (key === url && response.status < 300 && index.add(url)) options.onListed?.();
       getOptions.onProgress?.('convert', 0);
       return toPage(entry, raw, 'no', getOptions.signal);
-    },
+    }, getOptions.signal);
+  };
+
+  const service: PageService = {
+    index,
+    get: (requested, getOptions = {}) => getPage(requested, getOptions),
     async watch(url, changed) {
       let baseline = cache.get(url)?.hash;
       if (baseline === undefined) {
@@ -197,6 +207,37 @@ export function createPageService(options: PageServiceOptions): PageService {
     close: () => options.converter.close(),
   };
   return service;
+}
+
+/** At most `size` tasks at once; the rest wait in order (a cancelled waiter leaves the queue). */
+function createSlots(size: number) {
+  let busy = 0;
+  const queue: (() => void)[] = [];
+  return {
+    async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      if (busy >= size) {
+        await new Promise<void>((resolve, reject) => {
+          const go = () => {
+            signal?.removeEventListener('abort', cancel);
+            resolve();
+          };
+          const cancel = () => {
+            queue.splice(queue.indexOf(go), 1);
+            reject(new FetchError('CANCELLED', 'The fetch was cancelled.'));
+          };
+          queue.push(go);
+          signal?.addEventListener('abort', cancel, { once: true });
+        });
+      } else busy++;
+      try {
+        return await task();
+      } finally {
+        const next = queue.shift();
+        if (next) next();
+        else busy--;
+      }
+    },
+  };
 }
 
 function describeStatus(status: number): string {
