@@ -24,6 +24,8 @@ export interface CreateFetchServerOptions {
   lookup?: LookupAll;
   /** The bundled CLI file, to run page conversion in workers (see lib/converter.ts). */
   converterEntry?: URL;
+  /** Largest serialized result (the base's default keeps it under the SDK client's limit). */
+  maxResultBytes?: number;
   pageSize?: number;
   logLevel?: LogLevel;
   logger?: Logger;
@@ -78,6 +80,7 @@ export function createFetchServer(options: CreateFetchServerOptions = {}): McpSe
     },
     describeError: describeFetchError,
     onClose: () => pages.close(),
+    maxResultBytes: options.maxResultBytes,
     pageSize: options.pageSize,
     logLevel: options.logLevel,
     logger: options.logger,
