@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bundle [SERVER...] [--out DIR]
+// pnpm bundle [SERVER...] [--out DIR] [--root CHECKOUT]
 // Packs each built server (default: every folder under servers/) into a Claude Desktop
 // bundle with `mcpb pack`: the server's manifest.json (version from package.json), its
 // bundled dist/cli.js and README.md, and its runtime dependencies (native addons such as
@@ -12,17 +12,20 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+let root = checkout;
 const args = process.argv.slice(2);
-let out = path.join(root, 'bundles');
+let out;
 const wanted = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--out') out = path.resolve(args[++i] ?? '');
+  else if (args[i] === '--root') root = path.resolve(args[++i] ?? '');
   else if (args[i].startsWith('-')) {
-    console.error(`bundle: unknown option ${args[i]}\nusage: pnpm bundle [SERVER...] [--out DIR]`);
+    console.error(`bundle: unknown option ${args[i]}\nusage: pnpm bundle [SERVER...] [--out DIR] [--root CHECKOUT]`);
     process.exit(2);
   } else wanted.push(args[i]);
 }
+out ??= path.join(root, 'bundles');
 
 const serversDir = path.join(root, 'servers');
 const folders = (await readdir(serversDir, { withFileTypes: true }))
@@ -37,7 +40,7 @@ for (const name of wanted) {
   }
 }
 
-const mcpbCli = path.join(findPackageDir('@anthropic-ai/mcpb', path.join(root, 'test-harness')), 'dist', 'cli', 'cli.js');
+const mcpbCli = path.join(findPackageDir('@anthropic-ai/mcpb', path.join(checkout, 'test-harness')), 'dist', 'cli', 'cli.js');
 
 /** Where Node would find package `name` from `fromDir` (node_modules of it and its parents). */
 function findPackageDir(name, fromDir) {

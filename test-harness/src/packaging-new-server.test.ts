@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -48,6 +49,9 @@ describe('pnpm new:server output passes the packaging checks', () => {
     expect(checkManifest(readJson<McpbManifest>(manifestFile), server, shape)).toEqual([]);
     const validate = await exec(process.execPath, [mcpbCli, 'validate', manifestFile]).catch((e) => e);
     expect(validate.code ?? 0, `${validate.stdout}${validate.stderr}`).toBe(0);
+    const bundles = path.join(work, 'bundles');
+    await exec(process.execPath, [path.join(repoRoot, 'scripts/mcpb.mjs'), '--root', work, '--out', bundles]);
+    expect(existsSync(path.join(bundles, `server-probe-pack-${server.pkg.version}.mcpb`))).toBe(true);
   });
 
   it('has a README whose config entries and commands name the new server', async () => {

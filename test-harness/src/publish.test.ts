@@ -43,7 +43,8 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
     const skip = new Set(['node_modules', 'dist', '.git', '.turbo', 'test-results', '.cache', 'coverage', 'bundles']);
     // Server folders left out by MCP_PACKAGING_ONLY are left out of the copy too.
     const serversDir = path.join(repoRoot, 'servers');
-    const keep = (src: string) => path.dirname(src) !== serversDir || servers.some((s) => s.dir === src);
+    const keep = (src: string) =>
+      (path.dirname(src) !== serversDir || servers.some((s) => s.dir === src)) && !src.includes(`${path.sep}bench${path.sep}results${path.sep}tmp`);
     await cp(repoRoot, repo, { recursive: true, filter: (src) => !skip.has(path.basename(src)) && keep(src) });
     // What `pnpm install` gives the copy: the checkout's installed modules.
     for (const rel of ['.', 'shared', 'test-harness', ...servers.map((s) => `servers/${s.folder}`)]) {
