@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { runCli, UsageError } from '@mcp-reference/shared';
+import { createSqliteServer } from './server.js';
+import { sqliteOptions } from './options.js';
+import pkg from '../package.json' with { type: 'json' };
+
+await runCli(
+  {
+    name: 'mcp-server-sqlite',
+    version: pkg.version,
+    description: pkg.description,
+    options: sqliteOptions,
+    epilog:
+      'Read-only unless --write is given; read_query reads only in every mode.\n' +
+      'Example: mcp-server-sqlite --db-path ~/data/shop.db --timeout-ms 10000',
+  },
+  (options, logger) => {
+    if (!options.write && !existsSync(options.dbPath)) {
+      throw new UsageError(`--db-path ${options.dbPath}: no such file (give --write to create it)`);
+    }
+    return createSqliteServer({ ...options, logLevel: options.logLevel as 'info', logger });
+  },
+);

@@ -1,0 +1,512 @@
+// The program of the engine's child process, which owns every SQLite connection: the
+// statement guard, the page reader and the message loop. It is a process, not a worker
+// thread: better-sqlite3 has no interrupt, and a worker stuck in a long sqlite3_step cannot
+// be terminated (measured: Worker.terminate() never returns), while a process can be killed
+// at any instruction; the OS then drops its locks and the next connection rolls back any
+// half-written transaction from the journal.
+//
+// engine.ts sends this file's functions as source text to `node -e`, so they must stay
+// self-contained: no imports (test runners rewrite imported names) and no module state;
+// they call one another by name. They are exported for direct tests.
+import type BetterSqlite3 from 'better-sqlite3';
+
+// ---- Statement text: a careful tokenizer ----
+// A careful tokenizer for the few things SQLite's own verdict does not tell: which pragma a
+// statement names, and whether a DELETE or UPDATE has a WHERE (to ask before destroying
+// data). Safety never rests on it: read-only is decided by SQLite (see inspectStatement).
+//
+
+/** A token outside comments: a keyword or bare word (upper-cased), or punctuation. Quoted text is 'STRING' or 'IDENT'. */
+export interface SqlToken {
+  text: string;
+  /** Parenthesis depth at which the token stands. */
+  depth: number;
+}
+
+export function sqlTokens(sql: string): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  let depth = 0;
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i];
+    if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (c === "'" || c === '"' || c === '`' || c === '[') {
+      const close = c === '[' ? ']' : c;
+      let j = i + 1;
+      for (;;) {
+        const k = sql.indexOf(close, j);
+        if (k < 0) {
+          j = n;
+          break;
+        }
+        // A doubled quote is an escaped quote (not for [brackets]).
+        if (close !== ']' && sql[k + 1] === close) {
+          j = k + 2;
+          continue;
+        }
+        j = k + 1;
+        break;
+      }
+      tokens.push({ text: c === "'" ? 'STRING' : 'IDENT', depth });
+      i = j;
+    } else if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[j])) j++;
+      tokens.push({ text: sql.slice(i, j).toUpperCase(), depth });
+      i = j;
+    } else if (/\s/.test(c)) {
+      i++;
+    } else {
+      if (c === ')') depth = Math.max(0, depth - 1);
+      tokens.push({ text: c, depth });
+      if (c === '(') depth++;
+      i++;
+    }
+  }
+  return tokens;
+}
+
+/** The verb of a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, PRAGMA...), past a leading WITH clause. */
+export function statementVerb(tokens: SqlToken[]): string | undefined {
+  if (tokens.length === 0) return undefined;
+  if (tokens[0].text === 'EXPLAIN') return 'EXPLAIN';
+  if (tokens[0].text !== 'WITH') return tokens[0].text;
+  const verbs = ['SELECT', 'INSERT', 'REPLACE', 'UPDATE', 'DELETE', 'VALUES'];
+  for (const token of tokens.slice(1)) if (token.depth === 0 && verbs.includes(token.text)) return token.text;
+  return undefined;
+}
+
+/**
+ * Why a statement destroys data, or undefined: DROP, and DELETE or UPDATE without a
+ * WHERE at the top level (a WHERE inside a subquery does not count).
+ */
+export function destructiveReason(tokens: SqlToken[]): string | undefined {
+  const verb = statementVerb(tokens);
+  if (verb === 'DROP') return `drops ${tokens[1]?.text.toLowerCase() ?? 'an object'}`;
+  if (verb !== 'DELETE' && verb !== 'UPDATE') return undefined;
+  const start = tokens.findIndex((token) => token.depth === 0 && token.text === verb);
+  const hasWhere = tokens.slice(start + 1).some((token) => token.depth === 0 && token.text === 'WHERE');
+  return hasWhere ? undefined : verb === 'DELETE' ? 'deletes every row (no WHERE)' : 'updates every row (no WHERE)';
+}
+
+/** The pragma a PRAGMA statement names (lower-case, schema prefix removed) and whether it sets or passes a value. */
+export function pragmaOf(tokens: SqlToken[]): { name: string; hasArgument: boolean } | undefined {
+  if (tokens[0]?.text !== 'PRAGMA') return undefined;
+  let at = 1;
+  if (tokens[at + 1]?.text === '.') at += 2;
+  const name = tokens[at]?.text.toLowerCase() ?? '';
+  const next = tokens[at + 1]?.text;
+  return { name, hasArgument: next === '=' || next === '(' };
+}
+
+// ---- The guard ----
+// What a statement may do is SQLite's verdict, not a reading of its text: the connection
+// for reads is opened read-only, `stmt.readonly` says whether the statement writes, and
+// the opcodes of `EXPLAIN <stmt>` show what read-only cannot: ATTACH/DETACH (a Function
+// call of sqlite_attach/sqlite_detach, which opens any existing file even on a read-only
+// connection), VACUUM (INTO writes a new file anywhere, even from a read-only connection)
+// and transaction control (an open transaction would hold locks between calls).
+// Pragmas are allowed by name from a list of ones that only read.
+
+export type StatementMode = 'read' | 'write';
+
+export interface StatementVerdict {
+  stmt: BetterSqlite3.Statement;
+  /** The statement returns rows. */
+  reader: boolean;
+  /** SQLite says the statement does not write the database. */
+  readonly: boolean;
+  verb: string;
+  /** Why it destroys data (asks the user first), or undefined. */
+  destructive: string | undefined;
+  /** Root pages of the main database that the statement opens to read. */
+  readRoots: number[];
+}
+
+/** Pragmas that only read; those marked 'argument' take a name (a table, an index). */
+export function pragmaPolicy(name: string): 'plain' | 'argument' | undefined {
+  const withArgument = ['table_info', 'table_xinfo', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list', 'foreign_key_check', 'integrity_check', 'quick_check', 'table_list'];
+  const plain = [
+    'application_id', 'auto_vacuum', 'collation_list', 'compile_options', 'data_version', 'database_list', 'encoding',
+    'foreign_keys', 'freelist_count', 'function_list', 'journal_mode', 'module_list', 'page_count', 'page_size',
+    'pragma_list', 'schema_version', 'user_version',
+  ];
+  if (withArgument.includes(name)) return 'argument';
+  if (plain.includes(name)) return 'plain';
+  return undefined;
+}
+
+/** An error the caller can fix: the message says what to do. */
+export function refusal(message: string): Error {
+  const error = new Error(message);
+  error.name = 'SqlRefused';
+  return error;
+}
+
+/**
+ * Prepares exactly one statement and checks it against the mode: 'read' statements must
+ * be read-only by SQLite's own verdict; in every mode ATTACH, DETACH, VACUUM, transaction
+ * control, extension loading and pragmas that change state are refused. `args` are the
+ * values the statement will be bound to (EXPLAIN needs them too).
+ */
+export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: StatementMode, args: unknown[] = []): StatementVerdict {
+  const tokens: SqlToken[] = sqlTokens(sql);
+  if (tokens.filter((token) => token.text !== ';').length === 0) throw refusal('The query is empty: send one SQL statement.');
+  let stmt: BetterSqlite3.Statement;
+  try {
+    stmt = db.prepare(sql);
+  } catch (error) {
+    const message = String((error as Error).message);
+    if (/more than one statement/.test(message)) throw refusal('Send exactly one SQL statement per call (a second statement was found after the first).');
+    throw error;
+  }
+  const verb = statementVerb(tokens) ?? '';
+  if (verb === 'EXPLAIN') throw refusal('Use the explain_query tool to see a query plan.');
+  const pragma = pragmaOf(tokens);
+  if (pragma) {
+    const policy = pragmaPolicy(pragma.name);
+    if (policy === undefined || (policy === 'plain' && pragma.hasArgument)) {
+      throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here.`);
+    }
+  }
+  const program = db.prepare(`EXPLAIN ${sql}`).all(...args) as { opcode: string; p2: number; p3: number; p4: unknown }[];
+  const readRoots: number[] = [];
+  let clears = false;
+  for (const op of program) {
+    if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && typeof op.p4 === 'string') {
+      if (/^sqlite_(attach|detach)\b/.test(op.p4)) throw refusal('ATTACH and DETACH are not allowed: this server works on its one database file.');
+      if (/^load_extension\b/.test(op.p4)) throw refusal('Loading extensions is not allowed.');
+    }
+    if (op.opcode === 'Vacuum') throw refusal('VACUUM is not allowed (VACUUM INTO would write a file outside the database).');
+    if (op.opcode === 'AutoCommit' || op.opcode === 'Savepoint') throw refusal('Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) is not allowed: each call runs in its own transaction.');
+    if (op.opcode === 'OpenRead' && op.p3 === 0) readRoots.push(op.p2);
+    if (op.opcode === 'Clear' || op.opcode === 'Destroy') clears = true;
+  }
+  if (mode === 'read' && !stmt.readonly) {
+    throw refusal('This statement writes to the database; read_query runs only statements that read. ' + 'Start the server with --write and use write_query to change data.');
+  }
+  const destructive = destructiveReason(tokens) ?? (clears && !stmt.readonly ? 'deletes every row' : undefined);
+  return { stmt, reader: stmt.reader, readonly: stmt.readonly, verb, destructive, readRoots: [...new Set(readRoots)] };
+}
+
+// ---- Cells and pages ----
+// How rows leave the engine: JSON-safe cells and pages bounded by rows and bytes, so no
+// response approaches the client's message limit whatever the table holds (a 50 MB TEXT
+// or BLOB cell is cut with a marker).
+
+export interface PageLimits {
+  /** Most rows in one page. */
+  rows: number;
+  /** Rough ceiling of a page's JSON size. */
+  bytes: number;
+  /** Longest text (characters) or blob (bytes) kept whole in a cell. */
+  cellBytes: number;
+}
+
+/** A cell as JSON: integers beyond 2^53 become strings, blobs become x'hex' text, long values are cut with a marker. */
+export function jsonCell(value: unknown, cellBytes: number): unknown {
+  if (typeof value === 'bigint') {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (typeof value === 'string') {
+    return value.length > cellBytes ? `${value.slice(0, cellBytes)}… [truncated: ${value.length} characters in all]` : value;
+  }
+  if (value instanceof Uint8Array) {
+    const kept = Buffer.from(value.subarray(0, Math.floor(cellBytes / 2))).toString('hex');
+    return value.length * 2 > cellBytes ? `x'${kept}…' [truncated: ${value.length} bytes in all]` : `x'${kept}'`;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value;
+}
+
+/** Its rough size in a JSON response. */
+export function cellSize(cell: unknown): number {
+  return typeof cell === 'string' ? cell.length + 4 : 12;
+}
+
+/**
+ * Takes rows from `iterator` until a page is full. `pending` is a row already taken from
+ * it (by the previous page's look-ahead). Returns the page and whether rows remain; the
+ * row after the page, if any, is returned as the new `pending`.
+ */
+export function takePage(
+  iterator: Iterator<unknown[]>,
+  pending: unknown[] | undefined,
+  limits: PageLimits,
+): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined } {
+  const rows: unknown[][] = [];
+  let bytes = 0;
+  let next = pending;
+  for (;;) {
+    if (next === undefined) {
+      const step = iterator.next();
+      if (step.done) return { rows, more: false, pending: undefined };
+      next = step.value;
+    }
+    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next };
+    const row = next.map((value) => jsonCell(value, limits.cellBytes));
+    for (const cell of row) bytes += cellSize(cell);
+    rows.push(row);
+    next = undefined;
+  }
+}
+
+// ---- The message loop ----
+
+export interface ChildConfig {
+  modulePath: string;
+  dbPath: string;
+  write: boolean;
+  busyTimeoutMs: number;
+  limits: PageLimits;
+  cursorIdleMs: number;
+  maxCursors: number;
+}
+
+export function engineMain(config: ChildConfig): void {
+  const Database = require(config.modulePath) as typeof BetterSqlite3;
+  type Db = BetterSqlite3.Database;
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number };
+  const open = (readonly: boolean): Db => {
+    const db = new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
+    return db;
+  };
+  let writer: Db | undefined;
+  let control: Db | undefined;
+  const idle: Db[] = [];
+  const cursors = new Map<string, Cursor>();
+  let nextCursor = 1;
+  const getWriter = () => (writer ??= open(false));
+  // With --write the file is created by the read-write connection before anyone reads it.
+  const getControl = () => {
+    if (config.write) getWriter();
+    return (control ??= open(true));
+  };
+  const acquire = () => {
+    getControl();
+    return idle.pop() ?? open(true);
+  };
+  const release = (db: Db) => {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    if (idle.length < 2) idle.push(db);
+    else db.close();
+  };
+  const closeCursor = (id: string) => {
+    const cursor = cursors.get(id);
+    if (!cursor) return;
+    cursors.delete(id);
+    try {
+      cursor.iterator.return?.();
+    } catch {}
+    release(cursor.db);
+  };
+  // An open cursor holds a read transaction; idle ones are closed so writers are not held up.
+  setInterval(() => {
+    const now = Date.now();
+    for (const [id, cursor] of cursors) if (now - cursor.usedAt > config.cursorIdleMs) closeCursor(id);
+  }, Math.min(5000, config.cursorIdleMs)).unref();
+
+  const bindArgs = (params: unknown): unknown[] => {
+    const value = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+    if (params === undefined || params === null) return [];
+    if (Array.isArray(params)) return params.map(value);
+    const named: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(params as Record<string, unknown>)) named[key.replace(/^[:@$]/, '')] = value(v);
+    return [named];
+  };
+  const columnsOf = (stmt: BetterSqlite3.Statement) => stmt.columns().map((c) => ({ name: c.name, type: c.type ?? null }));
+  const rootNames = (db: Db, roots: number[]): string[] => {
+    if (roots.length === 0) return [];
+    const names = new Set<string>();
+    const rows = db.prepare("SELECT type, tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0").all() as { type: string; tbl_name: string; rootpage: number }[];
+    for (const row of rows) if (roots.includes(row.rootpage)) names.add(row.tbl_name);
+    return [...names].sort();
+  };
+  const pageOf = (id: string | undefined, cursor: Cursor) => {
+    const page = takePage(cursor.iterator, cursor.pending, config.limits);
+    cursor.pending = page.pending;
+    cursor.usedAt = Date.now();
+    return { rows: page.rows, more: page.more };
+  };
+  const tableExists = (db: Db, name: string) =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?").get(name) !== undefined;
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+  const ops: Record<string, (request: any) => unknown> = {
+    inspect({ sql, mode, params }) {
+      const db = mode === 'write' ? getWriter() : getControl();
+      const verdict = inspectStatement(db, sql, mode, bindArgs(params));
+      return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive };
+    },
+    query({ sql, params, mode }) {
+      if (mode === 'write') {
+        const db = getWriter();
+        const args = bindArgs(params);
+        const verdict = inspectStatement(db, sql, 'write', args);
+        if (verdict.readonly) throw refusal('This statement does not change the database: run it with read_query.');
+        if (verdict.reader) {
+          const stmt = verdict.stmt.raw(true).safeIntegers(true);
+          const columns = columnsOf(stmt);
+          const rows = (stmt.all(...args) as unknown[][]).map((row) => row.map((v) => jsonCell(v, config.limits.cellBytes)));
+          return { columns, rows, more: false, changes: rows.length, tables: [] };
+        }
+        const info = verdict.stmt.safeIntegers(true).run(...args);
+        if (db.inTransaction) db.exec('ROLLBACK');
+        return { columns: [], rows: [], more: false, changes: Number(info.changes), lastInsertRowid: jsonCell(info.lastInsertRowid, 64), tables: [] };
+      }
+      const db = acquire();
+      let kept = false;
+      try {
+        const args = bindArgs(params);
+        const verdict = inspectStatement(db, sql, 'read', args);
+        if (!verdict.reader) throw refusal('read_query runs statements that return rows (SELECT, WITH ... SELECT, VALUES, read-only PRAGMA).');
+        const stmt = verdict.stmt.raw(true).safeIntegers(true);
+        const columns = columnsOf(stmt);
+        const tables = rootNames(getControl(), verdict.readRoots);
+        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now() };
+        const page = pageOf(undefined, cursor);
+        if (!page.more) return { columns, rows: page.rows, more: false, tables };
+        const id = `${process.pid}.${nextCursor++}`;
+        cursors.set(id, cursor);
+        kept = true;
+        if (cursors.size > config.maxCursors) closeCursor(cursors.keys().next().value as string);
+        return { columns, rows: page.rows, more: true, cursor: id, tables };
+      } finally {
+        if (!kept) release(db);
+      }
+    },
+    next({ cursor: id }) {
+      const cursor = cursors.get(id);
+      if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
+      try {
+        const page = pageOf(id, cursor);
+        if (!page.more) closeCursor(id);
+        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [] };
+      } catch (error) {
+        closeCursor(id);
+        throw error;
+      }
+    },
+    closeCursor({ cursor }) {
+      closeCursor(cursor);
+      return {};
+    },
+    schema() {
+      const db = getControl();
+      const objects = db
+        .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
+        .all() as { type: string; name: string; tableName: string; sql: string | null }[];
+      const tables = objects
+        .filter((o) => o.type === 'table' || o.type === 'view')
+        .map((o) => ({
+          name: o.name,
+          type: o.type,
+          sql: o.sql,
+          columns: (db.prepare('SELECT name, type, "notnull" AS "notNull", dflt_value AS "defaultValue", pk FROM pragma_table_info(?)').all(o.name) as {
+            name: string; type: string; notNull: number; defaultValue: string | null; pk: number;
+          }[]).map((c) => ({ ...c, notNull: c.notNull === 1 })),
+        }));
+      const indexes = objects
+        .filter((o) => o.type === 'index')
+        .map((o) => ({
+          name: o.name,
+          table: o.tableName,
+          sql: o.sql,
+          unique: ((db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(o.tableName, o.name) as { u: number } | undefined)?.u ?? 0) === 1,
+          columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
+        }));
+      const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
+      return { tables, indexes, triggers };
+    },
+    explain({ sql, params }) {
+      const db = getControl();
+      const args = bindArgs(params);
+      inspectStatement(db, sql, config.write ? 'write' : 'read', args);
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { id: number; parent: number; detail: string }[];
+      return { steps: rows.map((r) => ({ id: r.id, parent: r.parent, detail: r.detail })) };
+    },
+    rows({ table, after, limit }) {
+      const db = getControl();
+      if (!tableExists(db, table)) throw refusal(`There is no table named "${table}": call list_tables.`);
+      let withRowid = true;
+      try {
+        db.prepare(`SELECT rowid FROM ${quote(table)} LIMIT 0`);
+      } catch {
+        withRowid = false;
+      }
+      // Keyset on the rowid: page N costs what page 1 costs. WITHOUT ROWID tables and views page by offset.
+      const stmt = withRowid
+        ? db.prepare(`SELECT rowid, * FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ?`)
+        : db.prepare(`SELECT NULL, * FROM ${quote(table)} LIMIT ? OFFSET ?`);
+      stmt.raw(true).safeIntegers(true);
+      const start = after === undefined ? 0 : Number(after);
+      const iterator = (withRowid ? stmt.iterate(start, limit + 1) : stmt.iterate(limit + 1, start)) as Iterator<unknown[]>;
+      const page = takePage(iterator, undefined, { ...config.limits, rows: limit });
+      (iterator as { return?: () => void }).return?.();
+      const columns = columnsOf(stmt).slice(1);
+      const keys = page.rows.map((row) => row[0]);
+      const rows = page.rows.map((row) => row.slice(1));
+      const nextAfter = page.more ? String(withRowid ? keys[keys.length - 1] : start + rows.length) : undefined;
+      return { columns, rows, nextAfter };
+    },
+    fingerprint({ tables }) {
+      const db = getControl();
+      const version = (db.prepare('PRAGMA data_version').pluck().get() as number) + ':' + (db.prepare('PRAGMA schema_version').pluck().get() as number);
+      const out: Record<string, string> = {};
+      for (const table of tables as string[]) {
+        if (!tableExists(db, table)) {
+          out[table] = 'missing';
+          continue;
+        }
+        // FNV-1a over the rows; past a size where hashing costs too much, any commit counts as a change.
+        let hash = 0x811c9dc5;
+        let count = 0;
+        for (const row of db.prepare(`SELECT * FROM ${quote(table)}`).raw(true).safeIntegers(true).iterate() as Iterable<unknown[]>) {
+          if (++count > 100_000) {
+            hash = -1;
+            break;
+          }
+          const text = row.map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : String(v))).join('\u0001') + '\u0002';
+          for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+        }
+        out[table] = hash === -1 ? `big:${version}` : `${count}:${hash >>> 0}`;
+      }
+      return { schema: String(db.prepare('PRAGMA schema_version').pluck().get()), tables: out };
+    },
+  };
+
+  process.on('message', (message: { id: number; op: string; request: unknown }) => {
+    let reply: unknown;
+    try {
+      const value = ops[message.op](message.request);
+      reply = { id: message.id, ok: true, value };
+    } catch (error) {
+      const e = error as { name?: string; message?: string; code?: string };
+      reply = { id: message.id, ok: false, name: e.name ?? 'Error', message: String(e.message ?? error), code: e.code };
+    }
+    process.send!(reply);
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ ready: true });
+}
+
+/** The functions the child program is made of, in the order they are sent. */
+export const CHILD_FUNCTIONS = [
+  sqlTokens,
+  statementVerb,
+  destructiveReason,
+  pragmaOf,
+  pragmaPolicy,
+  refusal,
+  inspectStatement,
+  jsonCell,
+  cellSize,
+  takePage,
+  engineMain,
+];

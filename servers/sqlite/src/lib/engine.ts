@@ -1,0 +1,215 @@
+// The engine: a few child processes that own the SQLite connections (see engine-child.ts
+// for why processes). A call waits for an idle child or is queued; a call that runs past
+// the time limit, or is cancelled, kills its child, which is respawned on the next call.
+// Other calls never wait behind a runaway one while another child is free.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { CHILD_FUNCTIONS, type ChildConfig, type PageLimits } from './engine-child.js';
+import { SqlError } from './errors.js';
+
+export interface EngineOptions {
+  dbPath: string;
+  write: boolean;
+  timeoutMs: number;
+  limits: PageLimits;
+  /** Child processes at most (each runs one call at a time). */
+  processes?: number;
+  cursorIdleMs?: number;
+  maxCursors?: number;
+}
+
+/** Which child answered: a cursor can only be continued there, and only while that child lives. */
+export interface EngineSlot {
+  slot: number;
+  generation: number;
+}
+
+export interface Engine {
+  call<T>(op: string, request: Record<string, unknown>, options?: { signal?: AbortSignal; at?: EngineSlot }): Promise<T & { at: EngineSlot }>;
+  close(): Promise<void>;
+}
+
+interface Job {
+  op: string;
+  request: Record<string, unknown>;
+  signal?: AbortSignal;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  index: number;
+  child?: ChildProcess;
+  ready?: Promise<void>;
+  running?: Job & { id: number; timer: NodeJS.Timeout; onAbort: () => void };
+  queue: Job[];
+  /** Grows each time the child is replaced: cursors of an older child are gone. */
+  generation: number;
+}
+
+/** Turns a SQLite error into what the caller should read. */
+function describeSqliteError(name: string, message: string, code: string | undefined, options: EngineOptions): SqlError {
+  if (name === 'SqlRefused') return new SqlError(message, 'refused');
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return new SqlError(`${options.dbPath} is not a SQLite database, or it is encrypted: ${message}.`, code);
+    case 'SQLITE_CORRUPT':
+      return new SqlError(`The database ${options.dbPath} is corrupt: ${message}.`, code);
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return new SqlError(`The database is locked by another connection; retried for ${options.timeoutMs} ms. Try again later.`, code);
+    case 'SQLITE_CANTOPEN':
+      return new SqlError(`Cannot open ${options.dbPath}: ${message}.`, code);
+    case 'SQLITE_READONLY':
+      return new SqlError(`The database refused a write (it is read-only here): ${message}.`, code);
+  }
+  if (code?.startsWith('SQLITE_')) return new SqlError(`SQLite error: ${message}`, code);
+  if (/is not a function|Cannot find module/.test(message)) return new SqlError(message, 'internal');
+  return new SqlError(message, code);
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+  const config: ChildConfig = {
+    modulePath,
+    dbPath: options.dbPath,
+    write: options.write,
+    busyTimeoutMs: options.timeoutMs,
+    limits: options.limits,
+    cursorIdleMs: options.cursorIdleMs ?? 60_000,
+    maxCursors: options.maxCursors ?? 8,
+  };
+  const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)});\n`;
+  const slots: Slot[] = [];
+  const maxSlots = Math.max(1, options.processes ?? 3);
+  let nextId = 1;
+  let closed = false;
+
+  // A child stuck in a long statement cannot hear its parent go: kill it on the way out.
+  const killAll = () => {
+    for (const slot of slots) slot.child?.kill('SIGKILL');
+  };
+  let hooked = false;
+
+  const kill = (slot: Slot) => {
+    slot.child?.removeAllListeners('exit');
+    slot.child?.kill('SIGKILL');
+    slot.child = undefined;
+    slot.ready = undefined;
+    slot.generation++;
+  };
+
+  const start = (slot: Slot): Promise<void> => {
+    if (slot.ready) return slot.ready;
+    if (!hooked) {
+      hooked = true;
+      process.on('exit', killAll);
+    }
+    const child = spawn(process.execPath, ['-e', source], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    slot.child = child;
+    slot.ready = new Promise<void>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('message', () => resolve());
+      child.once('exit', (code, signal) => reject(new SqlError(`The SQLite engine stopped (${signal ?? code}) before it was ready.`)));
+    });
+    slot.ready.catch(() => undefined);
+    child.on('message', (reply: { id?: number; ok?: boolean; value?: unknown; name?: string; message?: string; code?: string }) => {
+      const job = slot.running;
+      if (reply.id === undefined || !job || job.id !== reply.id) return;
+      finish(slot, () => (reply.ok ? job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation: slot.generation } }) : job.reject(describeSqliteError(reply.name ?? 'Error', reply.message ?? '', reply.code, options))));
+    });
+    child.on('exit', (code, signal) => {
+      if (slot.child !== child) return;
+      slot.child = undefined;
+      slot.ready = undefined;
+      slot.generation++;
+      const job = slot.running;
+      if (job) finish(slot, () => job.reject(new SqlError(`The SQLite engine stopped (${signal ?? `exit ${code}`}) during the call; it restarts on the next one.`)));
+    });
+    return slot.ready;
+  };
+
+  const finish = (slot: Slot, outcome: () => void) => {
+    const job = slot.running;
+    if (!job) return;
+    clearTimeout(job.timer);
+    job.signal?.removeEventListener('abort', job.onAbort);
+    slot.running = undefined;
+    outcome();
+    pump(slot);
+  };
+
+  const pump = (slot: Slot) => {
+    if (slot.running || closed) return;
+    const job = slot.queue.shift();
+    if (!job) return;
+    if (job.signal?.aborted) {
+      job.reject(job.signal.reason as Error);
+      pump(slot);
+      return;
+    }
+    const id = nextId++;
+    const stop = (error: Error) => {
+      kill(slot);
+      finish(slot, () => job.reject(error));
+    };
+    const onAbort = () => stop(job.signal!.reason as Error);
+    const timer = setTimeout(
+      () => stop(new SqlError(`The query ran longer than ${options.timeoutMs} ms and was stopped. Add a LIMIT or a WHERE, or ask for less.`, 'timeout')),
+      options.timeoutMs,
+    );
+    slot.running = { ...job, id, timer, onAbort };
+    job.signal?.addEventListener('abort', onAbort, { once: true });
+    start(slot).then(
+      () => {
+        if (slot.running?.id === id) slot.child!.send({ id, op: job.op, request: job.request });
+      },
+      (error: Error) => {
+        if (slot.running?.id === id) finish(slot, () => job.reject(error instanceof SqlError ? error : new SqlError(error.message)));
+      },
+    );
+  };
+
+  const pick = (): Slot => {
+    const idle = slots.find((slot) => !slot.running && slot.queue.length === 0);
+    if (idle) return idle;
+    if (slots.length < maxSlots) {
+      const slot: Slot = { index: slots.length, queue: [], generation: 0 };
+      slots.push(slot);
+      return slot;
+    }
+    return slots.reduce((best, slot) => (slot.queue.length < best.queue.length ? slot : best));
+  };
+
+  return {
+    call(op, request, callOptions = {}) {
+      if (closed) return Promise.reject(new SqlError('The server is shutting down.'));
+      const at = callOptions.at;
+      const slot = at === undefined ? pick() : slots[at.slot];
+      if (!slot || (at && at.generation !== slot.generation)) {
+        return Promise.reject(new SqlError('This cursor has expired (its query was stopped or the engine restarted): run the query again.', 'refused'));
+      }
+      return new Promise((resolve, reject) => {
+        slot.queue.push({ op, request, signal: callOptions.signal, resolve: resolve as (value: unknown) => void, reject });
+        pump(slot);
+      });
+    },
+    async close() {
+      closed = true;
+      if (hooked) process.off('exit', killAll);
+      for (const slot of slots) {
+        for (const job of slot.queue.splice(0)) job.reject(new SqlError('The server is shutting down.'));
+        const running = slot.running;
+        if (running) finish(slot, () => running.reject(new SqlError('The server is shutting down.')));
+        const child = slot.child;
+        if (!child) continue;
+        kill(slot);
+        await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+      }
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// The result shape shared by read_query, write_query and sample_rows: structuredContent
+// with columns, rows, row_count and truncated, a text table, links to the tables read, and
+// a cursor when more rows wait behind it. The cursor names the engine child that keeps the
+// statement open, so the next page continues where this one stopped (no OFFSET re-run).
+import { z } from 'zod';
+import type { BaseContext, ToolContext, ToolResult } from '@mcp-reference/shared';
+import type { EngineSlot } from './lib/engine.js';
+import { renderTable } from './lib/render-table.js';
+import { tableUri } from './lib/uris.js';
+import { SqlError } from './lib/errors.js';
+import type { SqliteContext } from './context.js';
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const paramsSchema = z
+  .union([z.array(scalar), z.record(z.string(), scalar)])
+  .optional()
+  .describe('Values bound to the statement: an array for ? placeholders, or an object for :name, @name or $name placeholders');
+
+export const queryOutput = z.object({
+  columns: z.array(z.object({ name: z.string(), type: z.string().nullable().describe('Declared type, null for expressions') })),
+  rows: z.array(z.array(z.unknown())),
+  row_count: z.number().int().describe('Rows in this page'),
+  truncated: z.boolean().describe('More rows follow: pass nextCursor back as cursor'),
+  nextCursor: z.string().optional(),
+  tables: z.array(z.string()).describe('Tables the statement read'),
+  changes: z.number().int().optional().describe('Rows changed by a write'),
+  last_insert_rowid: z.union([z.number(), z.string()]).optional(),
+});
+
+export type QueryOutput = z.input<typeof queryOutput>;
+
+export interface EnginePage {
+  columns: { name: string; type: string | null }[];
+  rows: unknown[][];
+  more: boolean;
+  cursor?: string;
+  tables: string[];
+  changes?: number;
+  lastInsertRowid?: number | string;
+  at: EngineSlot;
+}
+
+export function renderQuery(out: z.output<typeof queryOutput>): string {
+  const parts: string[] = [];
+  if (out.columns.length) parts.push(renderTable(out.columns.map((c) => c.name), out.rows));
+  if (out.changes !== undefined && out.rows.length === 0) parts.push(`${out.changes} row(s) changed.`);
+  else parts.push(`${out.row_count} row(s)${out.truncated ? ', more follow: call again with the same query and cursor ' + out.nextCursor : ''}.`);
+  return parts.join('\n\n');
+}
+
+export function encodeQueryCursor(ctx: BaseContext, page: EnginePage): string | undefined {
+  return page.more && page.cursor ? ctx.cursor.encode(JSON.stringify({ s: page.at.slot, g: page.at.generation, c: page.cursor })) : undefined;
+}
+
+export function decodeQueryCursor(ctx: BaseContext, cursor: string): { at: EngineSlot; id: string } {
+  const raw = ctx.cursor.decode(cursor);
+  try {
+    const { s, g, c } = JSON.parse(raw) as { s: number; g: number; c: string };
+    if (typeof s === 'number' && typeof g === 'number' && typeof c === 'string') return { at: { slot: s, generation: g }, id: c };
+  } catch {
+    // falls through
+  }
+  throw new SqlError(`Invalid cursor "${cursor.slice(0, 40)}": use the nextCursor of the previous call, or omit cursor to start over.`);
+}
+
+/** The tool result of one page. */
+export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page: EnginePage): ToolResult {
+  const nextCursor = encodeQueryCursor(ctx, page);
+  const out: QueryOutput = {
+    columns: page.columns,
+    rows: page.rows,
+    row_count: page.rows.length,
+    truncated: page.more,
+    ...(nextCursor ? { nextCursor } : {}),
+    tables: page.tables,
+    ...(page.changes !== undefined ? { changes: page.changes } : {}),
+    ...(page.lastInsertRowid !== undefined ? { last_insert_rowid: page.lastInsertRowid } : {}),
+  };
+  return ctx.result(out, page.tables.map((name) => ctx.link(tableUri(name), { name, mimeType: 'application/json' })));
+}

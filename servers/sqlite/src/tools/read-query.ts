@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineTool } from '../context.js';
+import { decodeQueryCursor, paramsSchema, queryOutput, queryResult, renderQuery, type EnginePage } from '../query-result.js';
+
+export const readQuery = defineTool({
+  name: 'read_query',
+  title: 'Run a query that reads',
+  description:
+    'Run one SQL statement that reads (SELECT, WITH ... SELECT, VALUES, a read-only PRAGMA) and return its rows. ' +
+    'SQLite itself refuses anything that writes, in every mode. Bind values with params instead of splicing them into the SQL. ' +
+    'Large results come a page at a time: pass nextCursor back as cursor (with the same query).',
+  input: z.object({
+    query: z.string().describe('One SQL statement'),
+    params: paramsSchema,
+    cursor: z.string().optional().describe('nextCursor from the previous page of this query'),
+  }),
+  output: queryOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  render: renderQuery,
+  async handler({ query, params, cursor }, ctx) {
+    await ctx.progress(0);
+    let page: EnginePage;
+    if (cursor) {
+      const { at, id } = decodeQueryCursor(ctx, cursor);
+      page = await ctx.engine.call<EnginePage>('next', { cursor: id }, { signal: ctx.signal, at });
+    } else {
+      page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'read' }, { signal: ctx.signal });
+    }
+    await ctx.progress(1, 1, `${page.rows.length} row(s)`);
+    return queryResult(ctx, page);
+  },
+});
