@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { makeTempTree, manyFiles, type TempTree } from '../src/fixtures/temp-tree.js';
+import { startHttpFixture } from '../src/fixtures/http-server.js';
 
 /** What the demo does with one server: its fixture, one tool call, one completion, one change. */
 export interface DemoScenario {
@@ -62,6 +63,34 @@ export const scenarios: DemoScenario[] = [
         subscribe: `file://${tree.path('README.md')}`,
         change: () => writeFile(tree.path('README.md'), '# Demo project\nChanged while subscribed.\n'),
         cleanup: dispose(tree),
+      };
+    },
+  },
+  {
+    folder: 'fetch',
+    async setup() {
+      // A local page (the demo never leaves 127.0.0.1), with the boilerplate real pages carry.
+      let edition = 1;
+      const site = await startHttpFixture({
+        '/robots.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /admin\n'),
+        '/article': (_req, res) =>
+          void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>Tulips</title>
+<style>body { font: 14px serif }</style><script>track("pageview")</script></head><body>
+<nav><a href="/">Home</a> <a href="/garden">Garden</a></nav>
+<div class="cookie-banner">We use cookies. <button>OK</button></div>
+<main><h1>Plant tulips before the frost</h1><p>Edition ${edition}. Tulip bulbs need a cold spell, so plant them in autumn, a hand deep, pointed end up.</p>
+<h2>What you need</h2><ul><li>bulbs</li><li>a trowel</li><li>compost</li></ul>
+<table><tr><th>Month</th><th>Task</th></tr><tr><td>October</td><td>plant</td></tr><tr><td>April</td><td>enjoy</td></tr></table></main>
+<footer>© Garden Weekly · <a href="/privacy">Privacy</a></footer></body></html>`),
+      });
+      const url = `${site.origin}/article`;
+      return {
+        args: ['--allow-host', `127.0.0.1:${site.port}`, '--poll-interval-ms', '300'],
+        call: { name: 'fetch', arguments: { url, max_length: 400 } },
+        completion: { ref: { type: 'ref/resource', uri: 'fetch://page/{+url}' }, argument: { name: 'url', value: `${site.origin}/a` } },
+        subscribe: `fetch://page/${url}`,
+        change: async () => void (edition = 2),
+        cleanup: site.close,
       };
     },
   },
