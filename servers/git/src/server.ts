@@ -17,6 +17,8 @@ export interface CreateGitServerOptions {
   /** How often subscribed refs are checked for moves, in ms. */
   pollIntervalMs?: number;
   pageSize?: number;
+  /** Largest serialized tool result (the base's budget, default 8 MiB). */
+  maxResultBytes?: number;
   logLevel?: LogLevel;
   logger?: Logger;
 }
@@ -104,6 +106,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
     },
     describeError: describeGitError,
     pageSize: options.pageSize,
+    maxResultBytes: options.maxResultBytes,
     logLevel: options.logLevel,
     logger: options.logger,
   });

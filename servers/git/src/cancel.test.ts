@@ -1,0 +1,78 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
+import { open, sampleRepo, sleep, type Session } from './test-support.js';
+
+/** git processes whose working directory is `dir` (Linux /proc). */
+async function gitProcessesIn(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+    if (cwd !== dir) continue;
+    const exe = await readlink(`/proc/${entry}/exe`).catch(() => '');
+    if (/git/.test(exe)) found.push(Number(entry));
+  }
+  return found;
+}
+
+describe.runIf(process.platform === 'linux')('long calls', () => {
+  let repo: Awaited<ReturnType<typeof sampleRepo>>;
+  let s: Session;
+  beforeAll(async () => {
+    repo = await sampleRepo();
+    // 40 MB of matching lines: git grep streams for a while.
+    const line = 'needle in a haystack of text\n';
+    await writeFile(repo.path('big.txt'), line.repeat(1_500_000));
+    await repo.git('add', 'big.txt');
+    s = await open({ repositories: [repo.root], maxOutputBytes: 512 * 1024 * 1024 });
+  }, 60_000);
+  afterAll(async () => {
+    await s.close();
+    await repo.cleanup();
+  });
+
+  it('report progress, and cancelling kills the git process', async () => {
+    const controller = new AbortController();
+    let progressed = 0;
+    const call = s.client.callTool(
+      { name: 'git_grep', arguments: { repo_path: repo.root, pattern: 'needle', max_results: 10_000 } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: () => {
+          progressed++;
+          controller.abort();
+        },
+        timeout: 60_000,
+      },
+    );
+    await expect(call).rejects.toThrow();
+    expect(progressed).toBeGreaterThan(0);
+    // The server's git child is gone shortly after the cancellation arrives.
+    let left = await gitProcessesIn(repo.root);
+    for (let i = 0; i < 50 && left.length > 0; i++) {
+      await sleep(100);
+      left = await gitProcessesIn(repo.root);
+    }
+    expect(left).toEqual([]);
+    // And the server keeps answering.
+    expect((await s.ok('git_status', { repo_path: repo.root })).branch).toBe('main');
+  }, 60_000);
+
+  it('closing the session kills a running git', async () => {
+    const other = await open({ repositories: [repo.root], maxOutputBytes: 512 * 1024 * 1024 });
+    const call = other.client.callTool({ name: 'git_grep', arguments: { repo_path: repo.root, pattern: 'needle', max_results: 10_000 } }, undefined, {
+      onprogress: () => undefined,
+      timeout: 60_000,
+    }).catch(() => undefined);
+    for (let i = 0; i < 100 && (await gitProcessesIn(repo.root)).length === 0; i++) await sleep(10);
+    await other.close();
+    await call;
+    let left = await gitProcessesIn(repo.root);
+    for (let i = 0; i < 50 && left.length > 0; i++) {
+      await sleep(100);
+      left = await gitProcessesIn(repo.root);
+    }
+    expect(left).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+import { accessSync, constants, mkdtempSync, openSync, writeSync, closeSync, realpathSync } from 'node:fs';
+import { readdir, readlink, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeServerRobustness } from '@mcp-reference/test-harness';
+import { createGitServer } from './server.js';
+import { bin } from './test-support.js';
+
+/** A repository whose one tracked file is 16 MB of text, on tmpfs when there is one. */
+function bigRepository(): string {
+  let base = tmpdir();
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    base = '/dev/shm';
+  } catch {
+    // no tmpfs: the usual temp directory
+  }
+  const dir = realpathSync(mkdtempSync(path.join(base, 'mcp-git-robust-')));
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
+  const line = Buffer.from('the quick brown fox jumps over the lazy dog 0123456789\n');
+  const block = Buffer.concat(Array.from({ length: 20_000 }, () => line));
+  const fd = openSync(path.join(dir, 'big.txt'), 'w');
+  for (let written = 0; written < 16 * 1024 * 1024; written += block.length) writeSync(fd, block);
+  closeSync(fd);
+  execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'x'.repeat(3000)], {
+    cwd: dir,
+    env: { ...env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' },
+  });
+  // Tracked without hashing it: git grep reads the work-tree file.
+  execFileSync('git', ['update-index', '--add', '--cacheinfo', '100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,big.txt'], { cwd: dir, env });
+  return dir;
+}
+
+async function gitProcessesIn(dir: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (/^\d+$/.test(entry) && (await readlink(`/proc/${entry}/cwd`).catch(() => '')) === dir && /git/.test(await readlink(`/proc/${entry}/exe`).catch(() => ''))) count++;
+  }
+  return count;
+}
+
+describeServerRobustness('git', {
+  bin,
+  async setup() {
+    const dir = bigRepository();
+    return {
+      args: ['--repository', dir],
+      create: ({ maxResultBytes }) => createGitServer({ repositories: [dir], maxResultBytes, logLevel: 'error' }),
+      // Not git_status: the big file's index entry has no stat data, so status would hash it.
+      quickCall: { name: 'git_branch', arguments: { repo_path: dir, branch_type: 'local' } },
+      // Every output of this server is capped far below the 8 MiB default budget; a 3 KB
+      // commit subject goes over a 2 KB one.
+      bigCall: { name: 'git_log', arguments: { repo_path: dir, max_count: 5 }, maxResultBytes: 2048 },
+      // A nested-repetition regex over 16 MB: git works for many seconds unless stopped.
+      slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z ]+)+Z', regex: true } },
+      // The work is git's, in a child process: it has stopped when no git runs in the repository.
+      workStopped: async () => (await gitProcessesIn(dir)) === 0,
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
+  },
+});
