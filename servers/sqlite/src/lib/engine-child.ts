@@ -484,7 +484,16 @@ export function engineMain(config: ChildConfig): void {
   process.on('message', (message: { id: number; op: string; request: unknown }) => {
     let reply: unknown;
     try {
-      const value = ops[message.op](message.request);
+      let value: unknown;
+      try {
+        value = ops[message.op](message.request);
+      } catch (error) {
+        // A write killed mid-transaction leaves a hot journal that read-only connections
+        // cannot roll back; with --write, the writer rolls it back and the call is retried.
+        if (!config.write || (error as { code?: string }).code !== 'SQLITE_READONLY_ROLLBACK') throw error;
+        getWriter().prepare('SELECT count(*) FROM sqlite_schema').get();
+        value = ops[message.op](message.request);
+      }
       reply = { id: message.id, ok: true, value };
     } catch (error) {
       const e = error as { name?: string; message?: string; code?: string };

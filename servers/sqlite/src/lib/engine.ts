@@ -62,6 +62,8 @@ function describeSqliteError(name: string, message: string, code: string | undef
       return new SqlError(`Cannot open ${options.dbPath}: ${message}.`, code);
     case 'SQLITE_READONLY':
       return new SqlError(`The database refused a write (it is read-only here): ${message}.`, code);
+    case 'SQLITE_READONLY_ROLLBACK':
+      return new SqlError(`A writer that crashed left its journal behind, and a read-only connection cannot roll it back: open the database once with write access (--write) to recover it.`, code);
   }
   if (code?.startsWith('SQLITE_')) return new SqlError(`SQLite error: ${message}`, code);
   if (/is not a function|Cannot find module/.test(message)) return new SqlError(message, 'internal');
@@ -153,9 +155,14 @@ export function createEngine(options: EngineOptions): Engine {
       return;
     }
     const id = nextId++;
+    // The caller hears of the stop only once the child is gone, so its locks are released
+    // and another process can write at once.
     const stop = (error: Error) => {
+      const child = slot.child;
       kill(slot);
-      finish(slot, () => job.reject(error));
+      const exited = !child || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+      clearTimeout(slot.running!.timer);
+      void exited.then(() => finish(slot, () => job.reject(error)));
     };
     const onAbort = () => stop(job.signal!.reason as Error);
     const timer = setTimeout(
