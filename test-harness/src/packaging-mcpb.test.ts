@@ -52,6 +52,9 @@ describe('MCPB bundles', () => {
     const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as McpbManifest;
     expect(existsSync(path.join(unpacked, manifest.server.entry_point))).toBe(true);
     const native = Object.keys(s.pkg.dependencies ?? {}).length > 0;
+    // The bundle holds the bin, its README and manifest, and (only) its runtime dependencies.
+    expect(readdirSync(unpacked).sort()).toEqual(['README.md', 'dist', 'manifest.json', ...(native ? ['node_modules'] : [])]);
+    expect(readdirSync(path.join(unpacked, 'dist'))).toEqual(['cli.js']);
     if (native) {
       expect(manifest.compatibility?.platforms).toEqual([process.platform]);
       expect(path.basename(bundle!)).toContain(`-${process.platform}-${process.arch}.mcpb`);

@@ -129,7 +129,8 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       const entries = (await exec('tar', ['-tzf', file])).stdout.trim().split('\n').sort();
       expect(entries, s.folder).toContain('package/dist/cli.js');
       expect(entries, s.folder).toContain('package/README.md');
-      expect(entries.filter((e) => e.startsWith('package/src/') || e.endsWith('.test.ts')), s.folder).toEqual([]);
+      // Nothing else: no sources, tests, fixtures or stray dotfiles (.npmrc, .env) ship.
+      expect(entries.filter((e) => !/^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/[^/]+\.js)$/.test(e)), s.folder).toEqual([]);
       sizes[s.pkg.name] = { version, tarballBytes: tarball.length, unpackedBytes: meta.dist.unpackedSize, files: entries.length };
     }
     await recordFigures('publish-tarballs', sizes);
