@@ -13,6 +13,7 @@ export const TEMPLATE_FILES = [
   'src/resources/index.ts',
   'src/prompts/index.ts',
   'src/contract.test.ts',
+  'src/robustness.test.ts',
 ] as const;
 
 /** The server folders under `servers/`. */

@@ -9,6 +9,8 @@ import pkg from '../package.json' with { type: 'json' };
 export interface CreateTemplateServerOptions extends Partial<TemplateOptions> {
   dirs: string[];
   pageSize?: number;
+  /** The result budget (the robustness suite builds a server with a small one). */
+  maxResultBytes?: number;
   logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error';
   logger?: Logger;
 }
@@ -38,6 +40,7 @@ export function createTemplateServer(options: CreateTemplateServerOptions): McpS
     describeError: (error) => (error instanceof NoteError ? error.message : undefined),
     useRoots: false,
     pageSize: options.pageSize,
+    maxResultBytes: options.maxResultBytes,
     logLevel: options.logLevel,
     logger: options.logger,
   });

@@ -438,7 +438,7 @@ describe('serveHttp limits and lifecycle', () => {
     expect(handle.sessionCount()).toBe(1_000);
     expect(server.sessionCount).toBe(1_000);
     await expectStillServing(handle, 1_000, { server });
-  });
+  }, 30_000);
 
   it('refuses new sessions past maxSessions with 503', async () => {
     const { handle } = await started({ maxSessions: 1 });

@@ -219,23 +219,28 @@ function containsInitialize(body: unknown): boolean {
   return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
 }
 
+/**
+ * The body as text, or `tooLarge` past `limit`. A body over the limit is still read (and
+ * discarded) up to a few times the limit, so the client, still uploading, gets the 413
+ * instead of a connection reset; past that the connection is cut.
+ */
 async function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; tooLarge: boolean }> {
+  const drainLimit = Math.max(4 * limit, 16 * 1024 * 1024);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return { text: '', tooLarge: true };
-  }
   const chunks: Buffer[] = [];
   let size = 0;
+  let tooLarge = Number.isFinite(declared) && declared > limit;
+  if (tooLarge && declared > drainLimit) return { text: '', tooLarge };
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > limit) {
-      req.resume();
-      return { text: '', tooLarge: true };
+      tooLarge = true;
+      chunks.length = 0;
     }
-    chunks.push(chunk as Buffer);
+    if (size > drainLimit) break;
+    if (!tooLarge) chunks.push(chunk as Buffer);
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false };
+  return tooLarge ? { text: '', tooLarge } : { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
 }
 
 function sendPlain(res: ServerResponse, status: number, message: string) {
