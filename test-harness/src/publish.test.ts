@@ -123,12 +123,21 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       expect(meta, `${s.pkg.name}@${version} on the registry`).toBeDefined();
       expect(Object.values(meta.dependencies ?? {}).some((v) => /^(catalog|workspace):/.test(v)), s.folder).toBe(false);
       expect(meta.bin).toEqual({ [s.binName]: 'dist/cli.js' });
+      // What the MCP registry and npm's page read from the published package.json.
+      expect({ mcpName: meta.mcpName, license: meta.license, repository: meta.repository, engines: meta.engines }).toEqual({
+        mcpName: s.pkg.mcpName,
+        license: s.pkg.license,
+        repository: s.pkg.repository,
+        engines: s.pkg.engines,
+      });
       const tarball = Buffer.from(await (await fetch(meta.dist.tarball)).arrayBuffer());
       const file = path.join(work, `${s.folder}.tgz`);
       await writeFile(file, tarball);
       const entries = (await exec('tar', ['-tzf', file])).stdout.trim().split('\n').sort();
       expect(entries, s.folder).toContain('package/dist/cli.js');
       expect(entries, s.folder).toContain('package/README.md');
+      const bin = (await exec('tar', ['-xzOf', file, 'package/dist/cli.js'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+      expect(bin.startsWith('#!/usr/bin/env node\n'), `${s.folder}: dist/cli.js has a shebang`).toBe(true);
       // Nothing else: no sources, tests, fixtures or stray dotfiles (.npmrc, .env) ship.
       expect(entries.filter((e) => !/^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/[^/]+\.js)$/.test(e)), s.folder).toEqual([]);
       sizes[s.pkg.name] = { version, tarballBytes: tarball.length, unpackedBytes: meta.dist.unpackedSize, files: entries.length };
