@@ -2,8 +2,8 @@
 // backtracks) never blocks the event loop: a ping is answered while it runs, and
 // cancellation and session end stop it, so no core stays busy afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
-import { makeBigTree, open, refusal, sleep, type Session } from './test-support.js';
+import { connectStdio, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { bin, makeBigTree, open, refusal, sleep, type Session } from './test-support.js';
 
 let tree: TempTree;
 let session: Session;
@@ -125,6 +125,24 @@ describe('session end stops the work', () => {
     } finally {
       await other.close();
       await dir.cleanup();
+    }
+  });
+});
+
+describe('the published bundle', () => {
+  // The worker runs the source text of a function: a bundler that rewrites `require` (or
+  // anything else the function uses) breaks it, and only the bundle shows that.
+  it('greps and matches globs in its worker', async () => {
+    const stdio = await connectStdio(process.execPath, [bin, tree.dir]);
+    try {
+      const grep = await stdio.client.callTool({ name: 'grep_files', arguments: { path: 'evil.txt', pattern: 'a+!' } });
+      expect(grep.isError).toBeFalsy();
+      expect((grep.structuredContent as { matches: { line: number }[] }).matches.map((m) => m.line)).toEqual([1]);
+      const search = await stdio.client.callTool({ name: 'search_files', arguments: { path: 'names', pattern: '*a*a*a*' } });
+      expect(search.isError).toBeFalsy();
+      expect((search.structuredContent as { matches: unknown[] }).matches).toHaveLength(2);
+    } finally {
+      await stdio.close();
     }
   });
 });

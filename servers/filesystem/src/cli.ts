@@ -17,7 +17,12 @@ await runCli(
   },
   async (options, logger) => {
     const { directories, skipped } = await realpathAllowedDirs(options.dirs);
-    if (skipped.length) throw new UsageError(`${skipped[0].input}: ${skipped[0].reason}`);
+    // As the official server does: one stale directory in a client's config must not stop
+    // the server. But if none is left, starting would let client roots grant anything.
+    for (const { input, reason } of skipped) logger.log('warning', `${input}: ${reason}; skipping it`);
+    if (directories.length === 0 && options.dirs.length > 0) {
+      throw new UsageError(`none of the directories given can be used (${skipped.map((s) => `${s.input}: ${s.reason}`).join('; ')})`);
+    }
     if (directories.length === 0) logger.log('info', 'no DIR given: access comes from client roots');
     return createFilesystemServer({ ...options, dirs: directories, logLevel: options.logLevel as 'info', logger });
   },

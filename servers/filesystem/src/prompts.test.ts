@@ -33,7 +33,7 @@ describe('summarize_file', () => {
     expect((messages[0].content as { text: string }).text).toContain('groceries');
     expect(messages[1].content).toEqual({
       type: 'resource',
-      resource: { uri: pathToFileURL(tree.path('notes.md')).href, mimeType: 'text/plain', text: '# Notes\n\nRemember the milk.\n' },
+      resource: { uri: pathToFileURL(tree.path('notes.md')).href, mimeType: 'text/markdown', text: '# Notes\n\nRemember the milk.\n' },
     });
   });
 

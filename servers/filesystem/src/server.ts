@@ -1,11 +1,11 @@
-import { createServer, watchPath, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
+import { createServer, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { FsContext } from './context.js';
 import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
 import { createPathLocks } from './lib/path-locks.js';
 import { FsError } from './lib/errors.js';
-import { pathOfFileUri } from './lib/file-uri.js';
+import { canWatchFileUri, watchFileUri } from './resources/watch.js';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface CreateFilesystemServerOptions {
@@ -39,7 +39,10 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
       return options.readOnly ? readTools : [...readTools, ...writeTools];
     },
     templates: async () => (await import('./resources/index.js')).templates,
-    prompts: async () => (await import('./prompts/index.js')).prompts,
+    async prompts() {
+      const { readPrompts, writePrompts } = await import('./prompts/index.js');
+      return options.readOnly ? readPrompts : [...readPrompts, ...writePrompts];
+    },
     context(session) {
       // Recomputed only when the session's roots change.
       let cached: { version: number; dirs: Promise<string[]> } | undefined;
@@ -52,17 +55,10 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
       };
       return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks };
     },
-    // Only subscribed paths are watched: a file, or a directory's direct entries.
-    async watch(uri, changed, ctx) {
-      const requested = pathOfFileUri(uri);
-      if (requested === undefined) return undefined;
-      return watchPath(await ctx.policy.resolveReadable(requested), changed, { depth: 0 });
-    },
+    // Only subscribed paths are watched: a file (or, until it exists, its directory), or a directory's direct entries.
+    watch: (uri, changed, ctx) => watchFileUri(uri, changed, ctx),
     // A watcher is shared by the sessions subscribed to it; each must be allowed the path.
-    async canWatch(uri, ctx) {
-      const requested = pathOfFileUri(uri);
-      return requested !== undefined && (await ctx.policy.resolveReadable(requested).then(() => true, () => false));
-    },
+    canWatch: (uri, ctx) => canWatchFileUri(uri, ctx),
     describeError: (error) => (error instanceof FsError ? error.message : undefined),
     pageSize: options.pageSize,
     logLevel: options.logLevel,

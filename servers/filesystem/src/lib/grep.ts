@@ -251,8 +251,9 @@ function compileInit(options: GrepOptions): GrepInit {
  * the function that greps one batch of files.
  */
 const grepHandler = (init: GrepInit) => {
-  const fs = require('node:fs') as typeof import('node:fs');
-  const { StringDecoder } = require('node:string_decoder') as typeof import('node:string_decoder');
+  // process.getBuiltinModule, not require: a bundler rewrites `require` in this source.
+  const fs = process.getBuiltinModule('node:fs');
+  const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
   const lineRe = new RegExp(init.source, init.flags);
   const scanRe = init.scanWhole ? new RegExp(init.source, `${init.flags}gm`) : undefined;
   const needle = init.needle === undefined ? undefined : Buffer.from(init.needle);
@@ -279,7 +280,8 @@ const grepHandler = (init: GrepInit) => {
       let fd: number;
       try {
         // O_NONBLOCK: a FIFO swapped in after the walk must not block; fstat then skips it.
-        fd = fs.openSync(file.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+        // O_NOFOLLOW: nor a symlink swapped in for a file the walk saw.
+        fd = fs.openSync(file.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0));
       } catch {
         reply.unreadable.push(file.path);
         return true;

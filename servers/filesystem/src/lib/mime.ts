@@ -93,6 +93,26 @@ export function isTextMime(mimeType: string): boolean {
   return base.startsWith('text/') || TEXT_APPLICATION_TYPES.has(base) || base.endsWith('+json') || base.endsWith('+xml');
 }
 
+/**
+ * The MIME type of a file's content, as resources/read and prompts report it: the
+ * extension's type when known, else text/plain for text and application/octet-stream
+ * for binary content (a NUL byte in the first 8 KB).
+ */
+export function contentMimeType(file: string, data: Uint8Array): string {
+  const byExtension = mimeTypeOf(file);
+  if (byExtension !== DEFAULT_MIME_TYPE) return byExtension;
+  return looksBinary(data) ? DEFAULT_MIME_TYPE : 'text/plain';
+}
+
+/**
+ * The MIME type resources/list can state without reading the file: the extension's type
+ * when known, else none (resources/read tells text from binary by reading it).
+ */
+export function listedMimeType(file: string): string | undefined {
+  const byExtension = mimeTypeOf(file);
+  return byExtension === DEFAULT_MIME_TYPE ? undefined : byExtension;
+}
+
 /** A NUL byte in the first 8 KB: the test git and grep use to call content binary. */
 export function looksBinary(data: Uint8Array): boolean {
   return data.subarray(0, 8192).includes(0);

@@ -10,7 +10,8 @@ import { runInWorker } from '@mcp-reference/shared/worker';
  * time limit stop a catastrophic pattern at once (runInWorker does the terminating).
  *
  * `makeHandler` is sent as source text, like a runInWorker task: it must be
- * self-contained (only its argument and `require()` of Node built-ins). It receives
+ * self-contained (only its argument and `process.getBuiltinModule()`; not `require`,
+ * which the bundler rewrites to a helper the worker does not have). It receives
  * `init` once and returns the function that answers each request, synchronously.
  */
 export interface WorkerChannel<Req, Rep> {
@@ -38,11 +39,12 @@ type Reply = { ready: true } | { id: number; reply?: unknown; error?: { name: st
 // runInWorker task cannot receive messages otherwise), replies go back through `post`.
 const serve = (input: TaskInput, post: (message: unknown) => void) =>
   new Promise<null>((resolve) => {
-    const { BroadcastChannel: Channel } = require('node:worker_threads');
+    // process.getBuiltinModule, not require: a bundler rewrites `require` in this source.
+    const { BroadcastChannel: Channel } = process.getBuiltinModule('node:worker_threads');
     const handler = (0, eval)(`(${input.source})`)(input.init);
     const channel = new Channel(input.name);
-    channel.onmessage = (event: { data: { id: number; request?: unknown; close?: boolean } }) => {
-      const message = event.data;
+    channel.onmessage = (event: unknown) => {
+      const message = (event as { data: { id: number; request?: unknown; close?: boolean } }).data;
       if (message.close) {
         channel.close();
         resolve(null);

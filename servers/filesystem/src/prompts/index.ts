@@ -2,4 +2,8 @@ import { summarizeFile } from './summarize-file.js';
 import { findDefinition } from './find-definition.js';
 import { reviewRecentEdits } from './review-recent-edits.js';
 
-export const prompts = [summarizeFile, findDefinition, reviewRecentEdits];
+/** Prompts for any server. */
+export const readPrompts = [summarizeFile, findDefinition];
+
+/** Prompts about writes: left out under --read-only, where no edit can be made. */
+export const writePrompts = [reviewRecentEdits];

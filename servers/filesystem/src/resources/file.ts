@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { blobContents, invalidParams, resourceNotFound, textContents } from '@mcp-reference/shared';
+import type { FsContext } from '../context.js';
 import { defineResourceTemplate } from '../context.js';
 import { walkFiles } from '../lib/walk.js';
 import { outermost } from '../lib/access.js';
@@ -8,7 +8,8 @@ import { isWithin } from '../lib/path-policy.js';
 import { FsError } from '../lib/errors.js';
 import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { completePath } from '../complete-path.js';
-import { mimeTypeOf, isTextMime, looksBinary } from '../lib/mime.js';
+import { contentMimeType, isTextMime, listedMimeType } from '../lib/mime.js';
+import { formatSize } from '../lib/format-size.js';
 
 export const fileTemplate = defineResourceTemplate({
   uriTemplate: 'file:///{+path}',
@@ -22,6 +23,8 @@ export const fileTemplate = defineResourceTemplate({
     },
   },
   // Every file of every allowed directory, walked lazily: a page costs about a page.
+  // .gitignore is honoured, as by the listing tools. With several allowed directories a
+  // name is the absolute path, so two roots' README.md do not share a name.
   async *list(after, ctx) {
     const dirs = outermost(await ctx.policy.allowed().catch(() => [] as string[]));
     const afterPath = after === undefined ? undefined : pathOfFileUri(after);
@@ -33,33 +36,48 @@ export const fileTemplate = defineResourceTemplate({
         started = true;
         resume = path.relative(dir, afterPath!).split(path.sep).join('/') || undefined;
       }
-      const walker = walkFiles(dir, { after: resume, respectGitignore: false, excludes: ['.git'], signal: ctx.signal });
+      const walker = walkFiles(dir, { after: resume, respectGitignore: true, gitignoreBoundary: dir, signal: ctx.signal });
       for await (const entry of walker) {
-        yield { uri: fileUri(entry.path), name: entry.relative, mimeType: mimeTypeOf(entry.path) };
+        const mimeType = listedMimeType(entry.path);
+        yield { uri: fileUri(entry.path), name: dirs.length > 1 ? entry.path : entry.relative, ...(mimeType ? { mimeType } : {}) };
       }
     }
   },
   async read(uri, _variables, ctx) {
     const requested = pathOfFileUri(uri);
     if (requested === undefined) throw invalidParams(`Not a file URI: ${uri}`);
-    let real: string;
     try {
-      real = await ctx.policy.resolveFile(requested);
+      return [await readFileContents(requested, ctx)];
     } catch (error) {
-      if (error instanceof FsError) throw resourceNotFound(uri, error.message);
+      if (error instanceof FsError && error.code !== 'TOO_LARGE') throw resourceNotFound(uri, error.message);
+      if (error instanceof FsError) throw invalidParams(error.message);
       throw error;
     }
-    const info = await stat(real);
-    if (info.size > ctx.maxReadBytes) {
-      throw invalidParams(
-        `${requested} is ${info.size} bytes, above the ${ctx.maxReadBytes}-byte limit for whole reads. Use the read_text_file tool with head, tail or start_line/end_line.`,
-      );
-    }
-    const mimeType = mimeTypeOf(real);
-    const data = await readFile(real);
-    if (isTextMime(mimeType) || (!mimeType.startsWith('image/') && !mimeType.startsWith('audio/') && !looksBinary(data))) {
-      return [textContents(uri, data.toString('utf8'), mimeType === 'application/octet-stream' ? 'text/plain' : mimeType)];
-    }
-    return [blobContents(uri, data, mimeType)];
   },
 });
+
+/**
+ * A file as resource contents, for resources/read and for prompts that embed it: text
+ * with its MIME type, or base64 for binary content, the type decided one way everywhere.
+ */
+export async function readFileContents(requested: string, ctx: FsContext) {
+  // Read through the descriptor that was checked (not a FIFO or a symlink swapped in since).
+  const { handle, real } = await ctx.policy.openFile(requested);
+  let data: Buffer;
+  try {
+    const { size } = await handle.stat();
+    if (size > ctx.maxReadBytes) {
+      throw new FsError(
+        'TOO_LARGE',
+        `${requested} is ${formatSize(size)}, above the ${formatSize(ctx.maxReadBytes)} limit for whole reads. ` +
+          'Use the read_text_file tool with head, tail or start_line/end_line.',
+      );
+    }
+    data = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  const uri = fileUri(real);
+  const mimeType = contentMimeType(real, data);
+  return isTextMime(mimeType) ? textContents(uri, data.toString('utf8'), mimeType) : blobContents(uri, data, mimeType);
+}

@@ -10,7 +10,7 @@ export const createDirectory = defineTool({
     'Create a directory, with any missing parents. Succeeds quietly if it already exists. Only works within allowed directories.',
   input: z.object({ path: z.string() }),
   output: z.object({ path: z.string(), created: z.boolean() }),
-  annotations: { idempotentHint: true, openWorldHint: false },
+  annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   render: (out) => `${out.created ? 'Created' : 'Already exists:'} ${out.path}`,
   async handler({ path }, ctx) {
     const target = await ctx.policy.resolveWritable(path);

@@ -39,18 +39,9 @@ export const directoryTree = defineTool({
     nextCursor: z.string().optional().describe('More entries: call again with this cursor'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
-  render: (out) => {
-    const lines: string[] = [];
-    const walk = (nodes: TreeNode[], indent: string) => {
-      for (const node of nodes) {
-        lines.push(`${indent}${node.name}${node.type === 'directory' ? '/' : ''}${node.continued ? ' (continued)' : ''}${node.truncated ? ' …' : ''}`);
-        if (node.children) walk(node.children, `${indent}  `);
-      }
-    };
-    walk(out.tree, '');
-    if (out.nextCursor) lines.push(`(${out.entries} entries on this page; more: call again with cursor "${out.nextCursor}")`);
-    return lines.join('\n');
-  },
+  // The text is the JSON the official server returns (an array of {name, type, children}),
+  // so clients that parse it keep working; a page note goes in a second block.
+  render: (out) => JSON.stringify(out.tree, null, 2),
   async handler(args, ctx) {
     assertSafeGlobs(args.excludePatterns, 'The exclude pattern');
     const root = await ctx.policy.resolveDirectory(args.path);
@@ -66,6 +57,9 @@ export const directoryTree = defineTool({
       onProgress: throttledProgress(ctx, 'directory_tree'),
     });
     const nextCursor = result.truncated && result.last !== undefined ? ctx.cursor.encode(result.last) : undefined;
-    return ctx.result({ path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}) });
+    const more = nextCursor
+      ? [{ type: 'text' as const, text: `(${result.entries} entries on this page; more: call again with cursor "${nextCursor}")` }]
+      : [];
+    return ctx.result({ path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}) }, more);
   },
 });

@@ -4,10 +4,17 @@ import { readHead, readLineRange, readTail, readWhole } from '../lib/read-text.j
 import { FsError } from '../lib/errors.js';
 import { fileUri } from '../lib/file-uri.js';
 
+const lineCount = z
+  .number()
+  .min(0)
+  .optional()
+  .transform((n) => (n === undefined || n === 0 ? undefined : Math.ceil(n)));
+
 const input = z.object({
   path: z.string(),
-  head: z.number().int().positive().optional().describe('If provided, returns only the first N lines of the file'),
-  tail: z.number().int().positive().optional().describe('If provided, returns only the last N lines of the file'),
+  // Numbers, as in the official server; 0 means "not given" there (the whole file), so here too.
+  head: lineCount.describe('If provided, returns only the first N lines of the file'),
+  tail: lineCount.describe('If provided, returns only the last N lines of the file'),
   start_line: z.number().int().positive().optional().describe('First line to return (1-based); with end_line, a range'),
   end_line: z.number().int().positive().optional().describe('Last line to return (inclusive); needs start_line or reads from line 1'),
 });
