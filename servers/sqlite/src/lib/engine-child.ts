@@ -269,8 +269,9 @@ export interface ChildConfig {
   maxCursors: number;
 }
 
-export function engineMain(config: ChildConfig): void {
-  const Database = require(config.modulePath) as typeof BetterSqlite3;
+/** `load` is the child's own `require` (a bundler would rewrite a `require` written here). */
+export function engineMain(config: ChildConfig, load: (id: string) => unknown): void {
+  const Database = load(config.modulePath) as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
   type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number };
   const open = (readonly: boolean): Db => {

@@ -81,7 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
     cursorIdleMs: options.cursorIdleMs ?? 60_000,
     maxCursors: options.maxCursors ?? 8,
   };
-  const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)});\n`;
+  const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)}, require);\n`;
   const slots: Slot[] = [];
   const maxSlots = Math.max(1, options.processes ?? 3);
   let nextId = 1;

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SqliteFixture } from '@mcp-reference/test-harness';
+import { linksOf, open, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
+
+describe('write tools (--write)', () => {
+  let db: SqliteFixture;
+  let s: Session | undefined;
+  beforeEach(async () => {
+    db = await shopDb();
+  });
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+    await db.cleanup();
+  });
+
+  it('write_query changes data with bound params and reports changes; read_query still only reads', async () => {
+    s = await open({ dbPath: db.file, write: true });
+    const out = await s.ok<QueryOut>('write_query', { query: 'UPDATE users SET email = :email WHERE id = :id', params: { email: 'x@y', id: 3 } });
+    expect(out.changes).toBe(1);
+    expect((await s.ok<QueryOut>('read_query', { query: 'SELECT email FROM users WHERE id = 3' })).rows).toEqual([['x@y']]);
+    expect(await s.refused('read_query', { query: 'DELETE FROM users WHERE id = 3' })).toMatch(/writes/);
+    expect(await s.refused('write_query', { query: 'SELECT * FROM users' })).toMatch(/read_query/);
+  });
+
+  it('write_query returns the rows of INSERT ... RETURNING', async () => {
+    s = await open({ dbPath: db.file, write: true });
+    const out = await s.ok<QueryOut>('write_query', { query: 'INSERT INTO users (name) VALUES (?) RETURNING id, name', params: ['new'] });
+    expect(out.rows).toEqual([[4, 'new']]);
+  });
+
+  it('create_table creates a table and links to it; it refuses other statements', async () => {
+    s = await open({ dbPath: db.file, write: true });
+    const result = await s.call('create_table', { query: 'CREATE TABLE tags (id INTEGER PRIMARY KEY, label TEXT)' });
+    expect(result.structuredContent).toEqual({ table: 'tags', uri: 'sqlite://table/tags' });
+    expect(linksOf(result)).toEqual(['sqlite://table/tags']);
+    expect(await s.refused('create_table', { query: "INSERT INTO users (name) VALUES ('x')" })).toMatch(/CREATE TABLE/);
+  });
+
+  it.each([
+    ['DROP TABLE orders', /drops table/],
+    ['DELETE FROM orders', /deletes every row/],
+    ['UPDATE users SET name = upper(name)', /updates every row/],
+    ['DELETE FROM orders -- WHERE id = 1', /deletes every row/],
+    ["UPDATE users SET name = (SELECT 'x' WHERE 1)", /updates every row/],
+  ])('asks before %s, and changes nothing when the user declines', async (query, question) => {
+    const asked: string[] = [];
+    s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'decline' }) });
+    const before = await snapshotDir(db.dir);
+    expect(await s.refused('write_query', { query })).toMatch(/declined/);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(question);
+    expect(await snapshotDir(db.dir)).toEqual(before);
+  });
+
+  it('runs a destructive statement once the user accepts, and does not ask for one with WHERE', async () => {
+    const asked: string[] = [];
+    s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'accept', content: { confirm: true } }) });
+    await s.ok('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
+    expect(asked).toHaveLength(0);
+    await s.ok('write_query', { query: 'DELETE FROM orders' });
+    expect(asked).toHaveLength(1);
+    expect((await s.ok<QueryOut>('read_query', { query: 'SELECT count(*) FROM orders' })).rows).toEqual([[0]]);
+  });
+});
