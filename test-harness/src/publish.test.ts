@@ -57,7 +57,7 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       const left = new Set(serverPackages().map((s) => s.pkg.name));
       for (const file of await readdir(path.join(repo, '.changeset'))) {
         const text = await readFile(path.join(repo, '.changeset', file), 'utf8');
-        if ([...text.matchAll(/"(@mcp-reference\/server-[^"]+)"/g)].some((m) => !left.has(m[1]))) await rm(path.join(repo, '.changeset', file));
+        if ([...text.matchAll(/(@mcp-reference\/server-[\w-]+)['"]?\s*:/g)].some((m) => !left.has(m[1]))) await rm(path.join(repo, '.changeset', file));
       }
     }
 
@@ -93,7 +93,7 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
     const named = new Set<string>();
     for (const file of changesets) {
       const text = await readFile(path.join(repoRoot, '.changeset', file), 'utf8');
-      for (const m of (/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '').matchAll(/^"?([^":]+)"?:/gm)) named.add(m[1].trim());
+      for (const m of (/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '').matchAll(/^['"]?([^'":]+)['"]?\s*:/gm)) named.add(m[1].trim());
     }
     for (const s of servers) {
       const after = readJson<PackageJson>(path.join(repo, 'servers', s.folder, 'package.json'));
@@ -158,7 +158,14 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       const smoke = await smokeRun(folder, path.join(dir, 'fixture'));
       const empty = path.join(dir, 'empty');
       await mkdir(empty);
-      const env = { npm_config_registry: registry!.url, npm_config_cache: path.join(dir, 'npm-cache'), npm_config_update_notifier: 'false' };
+      // Under `pnpm test` the environment carries pnpm's npm_config_*: point the ones that
+      // matter at the empty directory, its fresh cache and the local registry.
+      const env = {
+        npm_config_registry: registry!.url,
+        npm_config_cache: path.join(dir, 'npm-cache'),
+        npm_config_local_prefix: empty,
+        npm_config_update_notifier: 'false',
+      };
       const started = performance.now();
       const connection = await connectStdio('npx', [...args.slice(0, at + 1), ...smoke.args], {
         cwd: empty,
