@@ -21,6 +21,8 @@ export interface CreateSqliteServerOptions {
   maxPageBytes?: number;
   /** Engine processes that may run queries at once (default 3). */
   processes?: number;
+  /** Budget of one serialized result (the base's default is below the SDK client's 10 MiB). */
+  maxResultBytes?: number;
   pageSize?: number;
   logLevel?: LogLevel;
   logger?: Logger;
@@ -82,6 +84,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
       changes.close();
       await engine.close();
     },
+    maxResultBytes: options.maxResultBytes,
     pageSize: options.pageSize,
     logLevel: options.logLevel,
     logger: options.logger,

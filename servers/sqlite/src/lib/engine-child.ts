@@ -329,7 +329,7 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
     for (const row of rows) if (roots.includes(row.rootpage)) names.add(row.tbl_name);
     return [...names].sort();
   };
-  const pageOf = (id: string | undefined, cursor: Cursor) => {
+  const pageOf = (cursor: Cursor) => {
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
@@ -371,7 +371,7 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
         const columns = columnsOf(stmt);
         const tables = rootNames(getControl(), verdict.readRoots);
         const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now() };
-        const page = pageOf(undefined, cursor);
+        const page = pageOf(cursor);
         if (!page.more) return { columns, rows: page.rows, more: false, tables };
         const id = `${process.pid}.${nextCursor++}`;
         cursors.set(id, cursor);
@@ -386,7 +386,7 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
       const cursor = cursors.get(id);
       if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
       try {
-        const page = pageOf(id, cursor);
+        const page = pageOf(cursor);
         if (!page.more) closeCursor(id);
         return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [] };
       } catch (error) {

@@ -16,6 +16,7 @@ export const writeQuery = defineTool({
   output: queryOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   render: renderQuery,
+  whenTooLarge: 'Select fewer or shorter columns (substr() for long text), or add a LIMIT.',
   async handler({ query, params }, ctx) {
     const verdict = await ctx.engine.call<{ destructive?: string; readonly: boolean }>('inspect', { sql: query, params, mode: 'write' }, { signal: ctx.signal });
     if (verdict.readonly) throw new SqlError('This statement does not change the database: run it with read_query.');

@@ -1,0 +1,48 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { describeServerRobustness, makeSqliteDb } from '@mcp-reference/test-harness';
+import { createSqliteServer } from './server.js';
+import { bin } from './test-support.js';
+
+/** CPU ticks used so far by the engine processes of the database at `file` (their command line names it). */
+async function engineTicks(file: string): Promise<number> {
+  let ticks = 0;
+  for (const pid of (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes('engineMain(') || !cmdline.includes(file)) continue;
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+describeServerRobustness('sqlite', {
+  bin,
+  async setup() {
+    const db = await makeSqliteDb(`
+      CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);
+      INSERT INTO users (name) VALUES ('ada'), ('grace');
+      CREATE TABLE lines (id INTEGER PRIMARY KEY, body TEXT);
+      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO lines SELECT x, printf('%.*c', 50, 'x') FROM c;
+    `);
+    return {
+      args: ['--db-path', db.file, '--timeout-ms', '120000'],
+      create: ({ maxResultBytes }) => createSqliteServer({ dbPath: db.file, maxResultBytes, logLevel: 'error' }),
+      quickCall: { name: 'read_query', arguments: { query: 'SELECT name FROM users WHERE id = ?', params: [1] } },
+      // About 30 KB of rows against a 2 KB budget.
+      bigCall: { name: 'read_query', arguments: { query: 'SELECT * FROM lines' }, maxResultBytes: 2_048 },
+      // A recursive CTE that counts forever, inside SQLite, in an engine process.
+      slowCall: { name: 'read_query', arguments: { query: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c' } },
+      // The work runs in an engine process, not in the server's: it has stopped when those use no more CPU.
+      async workStopped() {
+        const before = await engineTicks(db.file);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return (await engineTicks(db.file)) - before <= 3;
+      },
+      cleanup: db.cleanup,
+    };
+  },
+});
