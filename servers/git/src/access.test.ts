@@ -3,7 +3,7 @@ import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
-import { open, sampleRepo, refusal, type Session } from './test-support.js';
+import { open, sampleRepo, refusal } from './test-support.js';
 
 describe('which repositories a session may use', () => {
   let a: Awaited<ReturnType<typeof sampleRepo>>;

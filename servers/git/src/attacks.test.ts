@@ -63,6 +63,8 @@ async function poisonRepository(root: string, marker: string, scripts: string): 
     ['uploadpack.packObjectsHook', await script('pack-objects-hook')],
     ['include.path', included],
     ['core.worktree', scripts],
+    ['remote.self.uploadpack', await script('uploadpack')],
+    ['remote.self.receivepack', await script('receivepack')],
   ];
   const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
   for (const [key, value] of settings) await exec('git', ['config', key, value], { cwd: root, env });
@@ -83,6 +85,7 @@ describe('a malicious repository runs no program', () => {
       'y.proc': 'processed\n',
     });
     await repo.git('branch', 'other');
+    await repo.git('remote', 'add', 'self', '.');
     outside = await makeTempTree({});
     marker = outside.path('MARKER');
     await poisonRepository(repo.root, marker, outside.path('scripts'));
@@ -131,6 +134,9 @@ describe('a malicious repository runs no program', () => {
       ['git_checkout', { repo_path: r, branch_name: 'main' }],
       ['git_worktree_list', { repo_path: r }],
       ['git_reset', { repo_path: r }],
+      ['git_fetch', { repo_path: r, remote: 'self' }],
+      ['git_pull', { repo_path: r, remote: 'self', branch: 'main' }],
+      ['git_push', { repo_path: r, remote: 'self', branch: 'made-here' }],
     ];
     for (const [name, args] of calls) {
       const result = await s.call(name, args);
@@ -208,6 +214,9 @@ describe('no client value reaches git as an option', () => {
       git_file_at_ref: { repo_path: r, path: 'src/a.txt', ref: 'HEAD' },
       git_stash: { repo_path: r, action: 'list', message: 'm' },
       git_worktree_list: { repo_path: r },
+      git_fetch: { repo_path: r, remote: 'origin' },
+      git_pull: { repo_path: r, remote: 'origin', branch: 'main' },
+      git_push: { repo_path: r, remote: 'origin', branch: 'main' },
     };
     // Values that are content, not names: they may succeed, but must not act as options.
     const content = new Set(['git_commit.message', 'git_create_tag.message', 'git_stash.message', 'git_grep.pattern']);

@@ -3,12 +3,13 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { makeTempTree } from '@mcp-reference/test-harness';
 import { open, sampleRepo, type Session } from './test-support.js';
 import { repoId } from './lib/repo.js';
 import { uris } from './lib/uris.js';
 
 const exec = promisify(execFile);
+const textOf = (read: { contents: object[] }) => (read.contents[0] as { text: string }).text;
 
 describe('resources', () => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
@@ -87,15 +88,15 @@ describe('resources', () => {
   });
 
   it('reads a branch, HEAD, the status, a commit and a file at a ref (ref percent-encoded)', async () => {
-    const branch = JSON.parse((await s.client.readResource({ uri: uris.branch(id, 'topic/x') })).contents[0].text as string);
+    const branch = JSON.parse(textOf(await s.client.readResource({ uri: uris.branch(id, 'topic/x') })));
     expect(branch).toMatchObject({ branch: 'topic/x', commit: await repo.git('rev-parse', 'topic/x') });
     expect(branch.log.map((c: { subject: string }) => c.subject)).toEqual(['second', 'first']);
-    expect(JSON.parse((await s.client.readResource({ uri: uris.head(id) })).contents[0].text as string).branch).toBe('main');
-    expect(JSON.parse((await s.client.readResource({ uri: uris.status(id) })).contents[0].text as string).clean).toBe(true);
+    expect(JSON.parse(textOf(await s.client.readResource({ uri: uris.head(id) }))).branch).toBe('main');
+    expect(JSON.parse(textOf(await s.client.readResource({ uri: uris.status(id) }))).clean).toBe(true);
     const sha = await repo.git('rev-parse', 'HEAD');
-    expect((await s.client.readResource({ uri: uris.commit(id, sha) })).contents[0].text).toContain('second');
+    expect(textOf(await s.client.readResource({ uri: uris.commit(id, sha) }))).toContain('second');
     expect(uris.file(id, 'topic/x', 'src/a.txt')).toContain('/file/topic%2Fx/src/a.txt');
-    expect((await s.client.readResource({ uri: uris.file(id, 'topic/x', 'src/a.txt') })).contents[0].text).toBe('alpha\nbeta\ngamma\n');
+    expect(textOf(await s.client.readResource({ uri: uris.file(id, 'topic/x', 'src/a.txt') }))).toBe('alpha\nbeta\ngamma\n');
     await expect(s.client.readResource({ uri: uris.file(id, 'main', 'nope.txt') })).rejects.toThrow(/not found/i);
     await expect(s.client.readResource({ uri: uris.branch(id, '../../config') })).rejects.toThrow(/not found/i);
     await expect(s.client.readResource({ uri: uris.branch('other-00000000', 'main') })).rejects.toThrow(/not found/i);

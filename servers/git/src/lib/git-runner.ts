@@ -24,6 +24,7 @@ export const SAFE_CONFIG: readonly string[] = [
   'core.sshCommand=false',
   'core.gitProxy=',
   'core.attributesFile=/dev/null',
+  'core.alternateRefsCommand=',
   'core.untrackedCache=false',
   'diff.external=',
   'credential.helper=',

@@ -14,6 +14,9 @@ import { gitTag, gitCreateTag } from './git-tag.js';
 import { gitFileAtRef } from './git-file-at-ref.js';
 import { gitStash } from './git-stash.js';
 import { gitWorktreeList } from './git-worktree-list.js';
+import { gitFetch } from './git-fetch.js';
+import { gitPull } from './git-pull.js';
+import { gitPush } from './git-push.js';
 
 /** Tools that only read: all that --read-only leaves. */
 export const readTools = [
@@ -31,5 +34,5 @@ export const readTools = [
   gitWorktreeList,
 ];
 
-/** Tools that change a repository: removed by --read-only. */
-export const writeTools = [gitCommit, gitAdd, gitReset, gitCreateBranch, gitCheckout, gitCreateTag, gitStash];
+/** Tools that change a repository or a remote: removed by --read-only. */
+export const writeTools = [gitCommit, gitAdd, gitReset, gitCreateBranch, gitCheckout, gitCreateTag, gitStash, gitFetch, gitPull, gitPush];
