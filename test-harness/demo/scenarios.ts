@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { makeTempTree, manyFiles, type TempTree } from '../src/fixtures/temp-tree.js';
 import { startHttpFixture } from '../src/fixtures/http-server.js';
+import { makeSqliteDb } from '../src/fixtures/sqlite-db.js';
 
 /** What the demo does with one server: its fixture, one tool call, one completion, one change. */
 export interface DemoScenario {
@@ -91,6 +92,32 @@ export const scenarios: DemoScenario[] = [
         subscribe: `fetch://page/${url}`,
         change: async () => void (edition = 2),
         cleanup: site.close,
+      };
+    },
+  },
+  {
+    folder: 'sqlite',
+    async setup() {
+      // A small shop; the change is another process (a separate connection) taking an order.
+      const db = await makeSqliteDb(`
+        CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
+        CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total REAL);
+        INSERT INTO customers (name, city) VALUES ('Ada', 'London'), ('Grace', 'Arlington'), ('Linus', 'Helsinki');
+        INSERT INTO orders (customer_id, total) VALUES (1, 42.5), (1, 12), (2, 99.9), (3, 5);
+      `);
+      return {
+        args: ['--db-path', db.file],
+        call: {
+          name: 'read_query',
+          arguments: {
+            query: 'SELECT c.name, count(*) AS orders, sum(o.total) AS spent FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.total > ? GROUP BY c.id ORDER BY spent DESC',
+            params: [10],
+          },
+        },
+        completion: { ref: { type: 'ref/resource', uri: 'sqlite://table/{name}' }, argument: { name: 'name', value: 'c' } },
+        subscribe: 'sqlite://table/orders',
+        change: async () => db.exec('INSERT INTO orders (customer_id, total) VALUES (2, 17.5)'),
+        cleanup: db.cleanup,
       };
     },
   },
