@@ -120,6 +120,16 @@ describe('time and size limits', () => {
     await expect(session.client.ping()).resolves.toBeDefined();
   });
 
+  it('says TLS error when an https URL reaches a server that does not speak TLS', async () => {
+    const { site, session } = await serve({}, { ignoreRobotsTxt: true });
+    expect(await session.fails('fetch', { url: `https://127.0.0.1:${site.port}/page` })).toMatch(/TLS error/);
+  });
+
+  it('refuses the prompt for a refused URL with a message', async () => {
+    const { session } = await serve({});
+    await expect(session.client.getPrompt({ name: 'fetch', arguments: { url: 'http://10.0.0.1/' } })).rejects.toThrow(/Refused to fetch/);
+  });
+
   it('reports download progress when asked', async () => {
     const { site, session } = await serve(
       { '/big': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('z'.repeat(200_000)) },

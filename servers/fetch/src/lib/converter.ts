@@ -84,10 +84,13 @@ export function createConverter(options: ConverterOptions = {}): Converter {
   let nextId = 0;
 
   const spawn = async (): Promise<Worker> => {
-    const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
+    // stdout: true keeps anything a worker might print off the parent's stdout, which is
+    // the MCP stream in stdio mode; it is read and dropped.
+    const settings = { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, stdout: true };
     const worker = options.workerEntry
-      ? new Worker(options.workerEntry, { workerData: { [CONVERTER_WORKER]: true }, resourceLimits, stdout: false, stderr: true })
-      : new Worker(await (source ??= developmentSource()), { eval: true, resourceLimits, stderr: true });
+      ? new Worker(options.workerEntry, { ...settings, workerData: { [CONVERTER_WORKER]: true } })
+      : new Worker(await (source ??= developmentSource()), { ...settings, eval: true });
+    worker.stdout.resume();
     worker.unref();
     all.add(worker);
     worker.on('exit', () => all.delete(worker));

@@ -135,6 +135,7 @@ export function httpGet(target: CheckedTarget, options: GetOptions): Promise<Raw
           });
           request.on('response', onResponse).on('error', onError).end();
         });
+        connectRequest.on('socket', (socket) => socket.once('connect', connected));
         connectRequest.on('error', onError).end();
         cleanups.push(() => connectRequest.destroy());
         return;
@@ -156,6 +157,8 @@ export function httpGet(target: CheckedTarget, options: GetOptions): Promise<Raw
       fail(new FetchError('BAD_URL', `Cannot send this request: ${(error as Error).message}`));
       return;
     }
+    // The connect timer covers the TCP connection only; the deadline covers the rest.
+    request.on('socket', (socket) => socket.once('connect', connected));
     request.on('response', onResponse).on('error', onError).end();
   });
 }
