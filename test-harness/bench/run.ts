@@ -13,6 +13,7 @@ import { OFFICIAL_FS_TOOLS, OUR_FS_TOOLS, officialFilesystem, ourFilesystem, our
 import type { Launch, ServerSpec } from './servers.js';
 import { GREP_TOKEN, ensureBigFile, ensureNotesDir, ensureSmallDir, ensureTree } from './tree.js';
 import { measureFetch } from './fetch.js';
+import { measureSqlite } from './sqlite.js';
 
 const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [options])
 
@@ -24,6 +25,7 @@ const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [optio
   --ours-filesystem FILE  run this JS file as our filesystem server (default servers/filesystem/dist/cli.js)
   --ours-template FILE    run this JS file as our template server (default servers/_template/dist/cli.js)
   --out DIR               where latest.json and latest.md go (default test-harness/bench/results)
+  --only sqlite           only the SQLite server's figures (1M-row table)
   --help`;
 
 /** The targets of issues #3 and #4, in one place. */
@@ -55,6 +57,7 @@ function options() {
       'ours-filesystem': { type: 'string' },
       'ours-template': { type: 'string' },
       out: { type: 'string' },
+      only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -80,6 +83,7 @@ function options() {
     oursFilesystem: values['ours-filesystem'],
     oursTemplate: values['ours-template'],
     out: values.out ?? join(repoRoot(), 'test-harness', 'bench', 'results'),
+    only: values.only,
   };
 }
 
@@ -91,9 +95,34 @@ function countNote(what: string, ours: unknown, expected: unknown, by: string): 
   return `${what} returned ${ours} items where ${by} found ${expected}`;
 }
 
+/** `--only sqlite`: the SQLite server's rows alone, in the same results files. */
+async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Promise<void> {
+  const sqliteBench = await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
+  const table = sqliteBench.rows.map(makeRow);
+  const env: Environment = {
+    date: new Date().toISOString().slice(0, 10),
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    treeFiles: 0,
+    treeDirs: 0,
+    bigFileBytes: 0,
+    runs: opts.runs,
+    treeRuns: opts.treeRuns,
+    calls: opts.calls,
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  const files = await writeResults(opts.out, table, env, [], { sqlite: sqliteBench.details });
+  log('');
+  log(text(table, env, []));
+  log(`wrote ${files.md} and ${files.json} (${env.durationSeconds} s)`);
+}
+
 async function main(): Promise<void> {
   const opts = options();
   const started = Date.now();
+  if (opts.only === 'sqlite') return sqliteOnly(opts, started);
   const official = officialFilesystem();
   const template = ourTemplate(opts.oursTemplate);
   const filesystem = ourFilesystem(opts.oursFilesystem);
@@ -159,6 +188,8 @@ async function main(): Promise<void> {
   ];
   const fetchBench = await measureFetch({ runs: opts.runs, log });
   rows.push(...fetchBench.rows);
+  const sqliteBench = await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
+  rows.push(...sqliteBench.rows);
   const table = rows.map(makeRow);
   const env: Environment = {
     date: new Date().toISOString().slice(0, 10),
@@ -181,6 +212,7 @@ async function main(): Promise<void> {
     roundTrip: { official: offTrip, filesystem: fsTrip },
     onTree: m,
     fetch: fetchBench.details,
+    sqlite: sqliteBench.details,
   };
   const files = await writeResults(opts.out, table, env, skipped, details);
   log('');
