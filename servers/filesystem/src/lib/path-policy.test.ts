@@ -175,17 +175,46 @@ describe('refusals', () => {
     ['encoded dots', '%2e%2e/data-evil/secret.txt'],
     ['encoded slash', '..%2fdata-evil%2Fsecret.txt'],
     ['encoded backslash', '..%5csecret.txt'],
-    ['empty path', ''],
   ])('refuses a path with %s as INVALID_PATH', async (_name, requested) => {
     expect(await codeOf(policy.resolveWritable(requested))).toBe('INVALID_PATH');
   });
 
-  it('refuses home paths with advice to give an absolute path', async () => {
-    for (const requested of ['~', '~/notes.txt', '~root/.ssh']) {
-      const error = await policy.resolveReadable(requested).catch((e: FsError) => e);
-      expect((error as FsError).code).toBe('INVALID_PATH');
-      expect((error as FsError).message).toMatch(/not expanded/);
-      expect((error as FsError).message).toContain(allowed);
+  it('reads "" as the first allowed directory, as the official server does', async () => {
+    expect(await policy.resolveReadable('')).toBe(allowed);
+  });
+
+  it('expands ~ and ~/ to the home directory, which must still be allowed, as the official server does', async () => {
+    const home = process.env.HOME;
+    try {
+      process.env.HOME = path.dirname(allowed); // outside the allowed directory
+      for (const requested of ['~', '~/notes.txt']) {
+        expect(await codeOf(policy.resolveReadable(requested))).toBe('ACCESS_DENIED');
+      }
+      expect(await policy.resolveReadable('~/data/a.txt')).toBe(path.join(allowed, 'a.txt'));
+      process.env.HOME = allowed; // the allowed directory itself
+      expect(await policy.resolveReadable('~/a.txt')).toBe(path.join(allowed, 'a.txt'));
+      expect(await policy.resolveReadable('~')).toBe(allowed);
+    } finally {
+      process.env.HOME = home;
+    }
+    // "~name" is not a home directory: an ordinary relative name.
+    expect(await codeOf(policy.resolveReadable('~root/.ssh'))).toBe('NOT_FOUND');
+  });
+
+  it('finds a name sent in NFC that is stored in NFD, and the other way round', async () => {
+    const nfd = 'cafe\u0301.txt';
+    const nfc = 'caf\u00e9.txt';
+    await fsp.writeFile(path.join(allowed, nfd), 'decomposed');
+    await fsp.mkdir(path.join(allowed, 'r\u00e9sum\u00e9'));
+    await fsp.writeFile(path.join(allowed, 'r\u00e9sum\u00e9', 'x.txt'), 'composed dir');
+    try {
+      expect(await policy.resolveReadable(path.join(allowed, nfc))).toBe(path.join(allowed, nfd));
+      expect(await policy.resolveReadable(path.join(allowed, 're\u0301sume\u0301', 'x.txt'))).toBe(path.join(allowed, 'r\u00e9sum\u00e9', 'x.txt'));
+      // A new file keeps the name as sent.
+      expect(await policy.resolveWritable(path.join(allowed, 'nai\u0308ve.txt'))).toBe(path.join(allowed, 'nai\u0308ve.txt'));
+    } finally {
+      await fsp.rm(path.join(allowed, nfd));
+      await fsp.rm(path.join(allowed, 'r\u00e9sum\u00e9'), { recursive: true });
     }
   });
 

@@ -196,9 +196,11 @@ const ENCODED_SEPARATOR = /%(2e|2f|5c)/i;
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 
 function toAbsolute(requested: string, dirs: string[]): string {
-  if (typeof requested !== 'string' || requested.length === 0) {
-    throw new FsError('INVALID_PATH', `The path is empty. Give an absolute path inside ${dirs.join(' or ')}.`);
+  if (typeof requested !== 'string') {
+    throw new FsError('INVALID_PATH', `The path is not a string. Give an absolute path inside ${dirs.join(' or ')}.`);
   }
+  // As in the official server: "" is the first allowed directory.
+  if (requested.length === 0) return dirs[0];
   let p = requested;
   if (p.startsWith('file://')) {
     // Links this server hands out are file:// URIs; accept them back as paths.
@@ -216,12 +218,9 @@ function toAbsolute(requested: string, dirs: string[]): string {
   if (p.includes('\0')) {
     throw new FsError('INVALID_PATH', 'The path contains a NUL byte, which no filesystem accepts.');
   }
-  if (p === '~' || p.startsWith('~')) {
-    throw new FsError(
-      'INVALID_PATH',
-      `${requested}: home paths (~) are not expanded. Give an absolute path inside ${dirs.join(' or ')}.`,
-    );
-  }
+  // "~" and "~/..." are the home directory, as in the official server (the result must
+  // still be inside an allowed directory); "~name" is an ordinary relative name.
+  if (p === '~' || p.startsWith('~/')) p = path.join(os.homedir(), p.slice(1));
   if (process.platform !== 'win32' && (WINDOWS_DRIVE.test(p) || p.includes('\\'))) {
     throw new FsError(
       'INVALID_PATH',
@@ -330,8 +329,22 @@ async function resolveMissingTail(
     if (parentStats && !parentStats.isDirectory()) {
       throw new FsError('NOT_A_DIRECTORY', `${realParent} is a file, so ${requested} cannot be created inside it.`);
     }
+    // "é" sent composed (NFC) names the file stored decomposed (NFD), as macOS stores
+    // names, and the other way round: the official server finds it, so this one does.
+    const variant = parentStats?.isDirectory() ? await unicodeVariant(realParent, missing[0]) : undefined;
+    if (variant !== undefined) return resolveDeepest(path.join(realParent, variant, ...missing.slice(1)), dirs, requested, hops);
   }
   return { real: path.join(realParent, ...missing), exists: false };
+}
+
+/** The one entry of `dir` equal to `name` under Unicode normalization, when `name` itself is absent. */
+async function unicodeVariant(dir: string, name: string): Promise<string | undefined> {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(name)) return undefined;
+  const wanted = name.normalize('NFC');
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const found = names.filter((entry) => entry !== name && entry.normalize('NFC') === wanted);
+  return found.length === 1 ? found[0] : undefined;
 }
 
 function outside(requested: string, resolved: string, dirs: string[]): FsError {
