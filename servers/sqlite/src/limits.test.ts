@@ -161,3 +161,35 @@ describe('damaged, locked and WAL databases', () => {
     }
   });
 });
+
+describe('concurrent sessions', () => {
+  it('50 sessions reading while one writes get no SQLITE_BUSY (the busy timeout absorbs the waits)', async () => {
+    const db = await shopDb();
+    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const { createSqliteServer } = await import('./server.js');
+    const server = createSqliteServer({ dbPath: db.file, write: true, logLevel: 'error' });
+    const sessions = await Promise.all(Array.from({ length: 51 }, () => connectInMemory(server)));
+    try {
+      const [writer, ...readers] = sessions;
+      const writes = (async () => {
+        for (let i = 0; i < 30; i++) {
+          const r = await writer.client.callTool({ name: 'write_query', arguments: { query: 'INSERT INTO orders (user_id, total) VALUES (?, ?)', params: [1, i] } });
+          expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+        }
+      })();
+      const reads = readers.map(async (reader) => {
+        for (let i = 0; i < 3; i++) {
+          const r = await reader.client.callTool({ name: 'read_query', arguments: { query: 'SELECT count(*), sum(total) FROM orders' } });
+          expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+        }
+      });
+      await Promise.all([writes, ...reads]);
+      const count = await readers[0].client.callTool({ name: 'read_query', arguments: { query: 'SELECT count(*) FROM orders' } });
+      expect((count.structuredContent as { rows: number[][] }).rows).toEqual([[33]]);
+    } finally {
+      await Promise.all(sessions.map((s) => s.close()));
+      await server.close();
+      await db.cleanup();
+    }
+  }, 60_000);
+});
