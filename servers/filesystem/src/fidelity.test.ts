@@ -47,6 +47,20 @@ describe('inputs the official server accepts', () => {
     expect((await session.ok<{ content: string }>('read_text_file', { path: tree.path('ten.txt'), head: 1.5 })).content).toBe(numbered(2));
   });
 
+  it('path "" is the first allowed directory, ~/ the home directory (when allowed), an NFC name finds the NFD file', async () => {
+    const listing = await session.ok<{ path: string }>('list_directory', { path: '' });
+    expect(listing.path).toBe(tree.dir);
+    const home = process.env.HOME;
+    try {
+      process.env.HOME = tree.dir;
+      expect((await session.ok<{ content: string }>('read_text_file', { path: '~/ten.txt', head: 1 })).content).toBe(numbered(1));
+    } finally {
+      process.env.HOME = home;
+    }
+    await writeFile(tree.path('cafe\u0301.txt'), 'stored decomposed\n');
+    expect((await session.ok<{ content: string }>('read_text_file', { path: tree.path('caf\u00e9.txt') })).content).toBe('stored decomposed\n');
+  });
+
   it('a missing directory on the command line is a warning and is skipped; the others are served', async () => {
     const missing = path.join(tree.dir, 'no-such-dir');
     const stdio = await connectStdio(process.execPath, [bin, missing, tree.path('tree')], { stderr: 'pipe' });
