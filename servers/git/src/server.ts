@@ -105,6 +105,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
       return (await ctx.repos.byId(parsed.repo)) !== undefined;
     },
     describeError: describeGitError,
+    onClose: () => git.close(),
     pageSize: options.pageSize,
     maxResultBytes: options.maxResultBytes,
     logLevel: options.logLevel,

@@ -20,20 +20,19 @@ export async function readBlob(
 ): Promise<BlobSlice> {
   const object = `${commit}:${file}`;
   const ranged = options.start_line !== undefined || options.end_line !== undefined;
-  // One `cat-file --batch` process answers type, size and content. A line range may need
-  // more than the cap of raw bytes: read up to 8x, then cut the slice.
-  const limit = (ranged ? options.maxBytes * 8 : options.maxBytes) + 200;
-  const out = await git.run(repo, ['cat-file', '--batch'], { signal: options.signal, input: `${object}\n`, maxBytes: limit });
-  const newline = out.stdout.indexOf(10);
-  const header = out.stdout.subarray(0, newline === -1 ? out.stdout.length : newline).toString('utf8');
-  const parsed = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-  if (!parsed || parsed[1] !== 'blob') {
-    throw new ArgumentError(parsed?.[1] === 'tree' ? `${file} is a directory at ${commit.slice(0, 12)}.` : `${file} does not exist at ${commit.slice(0, 12)}.`);
+  // A line range may need more than the cap of raw bytes: read up to 8x, then cut the slice.
+  const limit = ranged ? options.maxBytes * 8 : options.maxBytes;
+  const found = await git.catFile(repo, object, limit, options.signal);
+  if (found.type !== 'blob') {
+    throw new ArgumentError(found.type === 'tree' ? `${file} is a directory at ${commit.slice(0, 12)}.` : `${file} does not exist at ${commit.slice(0, 12)}.`);
   }
-  const size = Number(parsed[2]);
-  const body = out.stdout.subarray(newline + 1, newline + 1 + size);
-  const readCut = body.length < size;
-  const stdout = body;
+  const size = found.size;
+  let stdout = found.data;
+  if (stdout === undefined) {
+    // Larger than the limit: the first `limit` bytes, from a one-off process that is stopped there.
+    stdout = (await git.run(repo, ['cat-file', 'blob', object], { signal: options.signal, maxBytes: limit })).stdout;
+  }
+  const readCut = stdout.length < size;
   if (stdout.subarray(0, 8000).includes(0)) return { content: '', binary: true, size, total_lines: 0, truncated: false };
   const text = stdout.toString('utf8');
   const lines = text.split('\n');

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { driverOverrides, runGit, type RunOptions, type RunResult } from './git-runner.js';
 import type { Repo } from './repo.js';
+import { createCatFile, type CatResult } from './cat-file.js';
 
 /**
  * Runs git in a repository with the per-driver overrides its config calls for
@@ -13,6 +14,10 @@ export interface GitRunner {
   run(repo: Repo, args: readonly string[], options?: RunOptions): Promise<RunResult>;
   /** Runs `work` after every earlier write to the same repository has finished. */
   exclusive<T>(repo: Repo, work: () => Promise<T>): Promise<T>;
+  /** An object's type and size, and its content when it is a blob of at most `maxBytes` (one persistent process per repository). */
+  catFile(repo: Repo, object: string, maxBytes: number, signal?: AbortSignal): Promise<CatResult>;
+  /** Ends the persistent processes. */
+  close(): void;
 }
 
 interface CachedOverrides {
@@ -31,6 +36,7 @@ async function stamp(files: readonly string[]): Promise<string> {
 export function createGitRunner(): GitRunner {
   const cache = new Map<string, CachedOverrides>();
   const queues = new Map<string, Promise<unknown>>();
+  const cat = createCatFile();
 
   async function overridesFor(repo: Repo, signal?: AbortSignal): Promise<string[]> {
     const base = [path.join(repo.commonDir, 'config'), path.join(repo.gitDir, 'config.worktree'), path.join(repo.gitDir, 'HEAD')];
@@ -67,5 +73,7 @@ export function createGitRunner(): GitRunner {
       });
       return next;
     },
+    catFile: (repo, object, maxBytes, signal) => cat.read(repo, object, maxBytes, signal),
+    close: () => cat.close(),
   };
 }

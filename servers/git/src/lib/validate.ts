@@ -3,6 +3,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { isWithinPath } from '@mcp-reference/shared';
 import { runGit, GitError } from './git-runner.js';
 import type { Repo } from './repo.js';
+import { readRefFile } from './watch-ref.js';
 
 /** A client value git would have read as an option, or one that cannot be a name. */
 export class ArgumentError extends Error {
@@ -37,9 +38,15 @@ export async function verifyRevision(repo: Repo, revision: string, what = 'revis
   return revision;
 }
 
-/** The full commit id of a revision. */
+/** The full commit id of a revision. HEAD is read from the ref files (no git process): the common case, made cheap. */
 export async function commitOf(repo: Repo, revision: string, signal?: AbortSignal): Promise<string> {
   assertNotOption(revision, 'revision');
+  if (revision === 'HEAD') {
+    const head = await readRefFile(repo, 'HEAD');
+    const target = /^ref: (refs\/heads\/\S+)$/.exec(head);
+    const id = target ? await readRefFile(repo, target[1]) : head;
+    if (/^[0-9a-f]{40}$/.test(id)) return id;
+  }
   const { stdout } = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { signal, okCodes: [1] });
   const id = stdout.toString().trim();
   if (!/^[0-9a-f]{40,64}$/.test(id)) throw new ArgumentError(`"${revision}" is not a commit in ${repo.root}.`);

@@ -20,16 +20,12 @@ export const fileTemplate = defineResourceTemplate({
     }
     const commit = await commitOf(repo, ref, ctx.signal).catch(() => undefined);
     if (!commit) throw resourceNotFound(uri, `No ref "${ref}".`);
-    const object = `${commit}:${file}`;
-    const out = await ctx.git.run(repo, ['cat-file', '--batch'], { signal: ctx.signal, input: `${object}\n`, maxBytes: ctx.maxOutputBytes + 200 });
-    const newline = out.stdout.indexOf(10);
-    const header = /^[0-9a-f]+ (\w+) (\d+)$/.exec(out.stdout.subarray(0, newline).toString());
-    if (!header || header[1] !== 'blob') throw resourceNotFound(uri, `No file ${file} at ${ref}.`);
-    const size = Number(header[2]);
-    if (size > ctx.maxOutputBytes) {
-      throw invalidParams(new ArgumentError(`${file} is ${size} bytes, above the ${ctx.maxOutputBytes}-byte limit. Use git_file_at_ref with a line range.`).message);
+    const found = await ctx.git.catFile(repo, `${commit}:${file}`, ctx.maxOutputBytes, ctx.signal);
+    if (found.type !== 'blob') throw resourceNotFound(uri, `No file ${file} at ${ref}.`);
+    if (found.data === undefined) {
+      throw invalidParams(new ArgumentError(`${file} is ${found.size} bytes, above the ${ctx.maxOutputBytes}-byte limit. Use git_file_at_ref with a line range.`).message);
     }
-    const data = out.stdout.subarray(newline + 1, newline + 1 + size);
+    const data = found.data;
     if (data.subarray(0, 8000).includes(0)) return [blobContents(uri, data)];
     return [textContents(uri, data.toString('utf8'))];
   },

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { workTreePath, verifyRevision } from '../lib/validate.js';
+import { workTreePath, verifyRevision, commitOf } from '../lib/validate.js';
 import type { BaseContext } from '@mcp-reference/shared';
 import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import type { DiffFile } from '../lib/parse.js';
-import { repoPath, contextLines, diffOutput, runDiff, DIFF_SAFETY, diffFileLinks, git } from './common.js';
+import { repoPath, contextLines, diffOutput, runDiff, DIFF_SAFETY, diffFileLinks } from './common.js';
 
 /** Work-tree diffs link to the files as committed at HEAD (none before the first commit). */
 async function headLinks(ctx: BaseContext & GitContext, repo: Repo, files: DiffFile[]) {
   if (files.length === 0) return [];
-  const { code } = await git(ctx, repo, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okCodes: [1, 128] });
-  return code === 0 ? diffFileLinks(ctx, repo, 'HEAD', files, 'old') : [];
+  const head = await commitOf(repo, 'HEAD', ctx.signal).catch(() => undefined);
+  return head ? diffFileLinks(ctx, repo, 'HEAD', files, 'old') : [];
 }
 
 const pathFilter = z.string().optional().describe('Only this file or directory (relative to the repository top)');
