@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, it, expect } from 'vitest';
+import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles } from '@mcp-reference/test-harness';
+import { createFilesystemServer } from './server.js';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+
+describeServerRobustness('filesystem', {
+  bin,
+  async setup() {
+    const tree = await makeTempTree({ ...manyFiles(20), 'slow.txt': `${'a'.repeat(40)}b\n`.repeat(50) });
+    await writeFile(tree.path('big.txt'), 'x'.repeat(64 * 1024));
+    return {
+      args: [tree.dir],
+      // The factory passes maxResultBytes on to createServer (its own tools cut reads at the
+      // response limit already, so the base's budget is checked with a small one).
+      create: ({ maxResultBytes }) =>
+        createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', ...(maxResultBytes ? { maxResultBytes } : {}) } as Parameters<
+          typeof createFilesystemServer
+        >[0]),
+      quickCall: { name: 'list_directory', arguments: { path: tree.dir } },
+      bigCall: { name: 'read_text_file', arguments: { path: tree.path('big.txt') }, maxResultBytes: 16 * 1024 },
+      // A catastrophic regex: exponential backtracking on every line.
+      slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: '(a+)+$' } },
+      cleanup: tree.cleanup,
+    };
+  },
+});
+
+describe('filesystem access when the client does not answer roots/list', () => {
+  it('refuses every path with a message that says why, instead of widening to the command-line directories', async () => {
+    const tree = await makeTempTree({ 'secret.txt': 'inside the ceiling\n' });
+    const server = createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' });
+    const connection = await connectInMemory(server, { roots: () => new Promise<never>(() => undefined) });
+    try {
+      const result = await connection.client.callTool({ name: 'read_text_file', arguments: { path: tree.path('secret.txt') } });
+      expect(result.isError).toBe(true);
+      const text = (result.content as { text: string }[])[0].text;
+      expect(text).toMatch(/did not answer roots\/list/);
+      expect(text).not.toContain('inside the ceiling');
+    } finally {
+      await connection.close();
+      await server.close();
+      await tree.cleanup();
+    }
+  }, 30_000);
+
+  it('uses the roots of a client that answers (a root inside the ceiling narrows access to it)', async () => {
+    const tree = await makeTempTree({ 'inner/ok.txt': 'in the root\n', 'outer.txt': 'outside the root\n' });
+    const server = createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' });
+    const connection = await connectInMemory(server, { roots: [{ uri: pathToFileURL(tree.path('inner')).href }] });
+    try {
+      const inside = await connection.client.callTool({ name: 'read_text_file', arguments: { path: tree.path('inner/ok.txt') } });
+      expect(inside.isError).toBeFalsy();
+      const outside = await connection.client.callTool({ name: 'read_text_file', arguments: { path: tree.path('outer.txt') } });
+      expect(outside.isError).toBe(true);
+    } finally {
+      await connection.close();
+      await server.close();
+      await tree.cleanup();
+    }
+  });
+});
