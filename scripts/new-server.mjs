@@ -42,6 +42,7 @@ const replacements = [
   ['TemplateOptions', `${pascal}Options`],
   ['templateOptions', `${camel}Options`],
   ["describeServerContract('template'", `describeServerContract('${name}'`],
+  ["describeServerRobustness('template'", `describeServerRobustness('${name}'`],
   // Packaging: the local-build path in the README, the MCP registry name (server.json, mcpName).
   ['servers/_template', `servers/${name}`],
   ['io.github.mcp-reference/template', `io.github.mcp-reference/${name}`],

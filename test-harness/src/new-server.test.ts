@@ -68,5 +68,7 @@ describe('pnpm new:server', () => {
     for (const transport of ['in-memory', 'stdio', 'http']) {
       expect(names.filter((n) => n.includes(`probe-notes contract over ${transport}`)).length, transport).toBeGreaterThan(5);
     }
+    // The robustness suite comes with the copy, under the new name.
+    expect(names.filter((n) => n.includes('probe-notes robustness')).length).toBeGreaterThan(5);
   }, 120_000);
 });

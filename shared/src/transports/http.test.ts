@@ -261,6 +261,17 @@ describe('serveHttp', () => {
     await expectStillServing(handle, 0, { server });
   });
 
+  it('answers an initialize with invalid params with -32602 and one line, and keeps no session', async () => {
+    const response = await post(handle, { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: 7, clientInfo: 'me' } });
+    expect(response.status).toBe(400);
+    const [message] = await messagesOf(response);
+    expect(message).toMatchObject({ id: 9, error: { code: -32602 } });
+    expect(message.error.message).toMatch(/^Invalid params for initialize: /);
+    expect(message.error.message).not.toContain('\n');
+    expect(handle.sessionCount()).toBe(0);
+    await expectStillServing(handle, 0, { server });
+  });
+
   it('answers other paths with 404 and other methods with 405', async () => {
     const elsewhere = await fetch(`http://127.0.0.1:${handle.port}/`);
     expect(elsewhere.status).toBe(404);

@@ -2,6 +2,8 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describeZodError } from '../json-schema.js';
 import type { McpServer } from '../server.js';
 import type { Logger } from '../logging.js';
 import { errorMessage, ErrorCodes } from '../errors.js';
@@ -108,6 +110,8 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     if (req.method !== 'POST' || !containsInitialize(body)) {
       return sendJsonRpcError(res, 400, ErrorCodes.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
     }
+    const badInitialize = invalidInitialize(body);
+    if (badInitialize) return sendJson(res, 400, badInitialize);
     if (sessions.size >= maxSessions) {
       return sendJsonRpcError(res, 503, ErrorCodes.InternalError, 'Too many open sessions; try again later');
     }
@@ -212,6 +216,22 @@ function authorized(headerValue: string | undefined, expected: Buffer): boolean 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The -32602 answer to an initialize whose params are malformed (the SDK would say "Server not initialized"). */
+function invalidInitialize(body: unknown): unknown {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if ((message as { method?: unknown } | null)?.method !== 'initialize') continue;
+    const parsed = InitializeRequestSchema.safeParse(message);
+    if (parsed.success) continue;
+    const id = (message as { id?: unknown }).id;
+    return {
+      jsonrpc: '2.0',
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error: { code: ErrorCodes.InvalidParams, message: `Invalid params for initialize: ${describeZodError(parsed.error as never)}` },
+    };
+  }
+  return undefined;
 }
 
 function containsInitialize(body: unknown): boolean {
