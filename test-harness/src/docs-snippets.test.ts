@@ -44,6 +44,22 @@ describe('docs snippets', () => {
     expect(problems).toEqual([]);
   });
 
+  it('names, in docs/, the root README and CONTRIBUTING.md, only packages and bins of server folders that exist', () => {
+    const shorts = new Set(serverPackages().map((s) => s.short));
+    const problems: string[] = [];
+    for (const file of [path.join(repoRoot, 'README.md'), path.join(repoRoot, 'CONTRIBUTING.md'), ...docFiles().filter((f) => f.startsWith(path.join(repoRoot, 'docs')))]) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const m of line.matchAll(/@mcp-reference\/server-([a-z0-9-]+)|(?<![\w/-])mcp-server-([a-z0-9-]+)/g)) {
+            const short = m[1] ?? m[2];
+            if (!shorts.has(short)) problems.push(`${path.relative(repoRoot, file)}:${i + 1}: ${m[0]} (servers/${short} absent?)`);
+          }
+        });
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('catches a snippet that names a missing server, an unknown flag or a flag without its value', async () => {
     const [server] = serverPackages();
     expect(await checker.check('npx', ['-y', '@mcp-reference/server-no-such-thing'])).toEqual([
