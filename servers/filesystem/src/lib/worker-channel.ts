@@ -67,6 +67,7 @@ export async function openWorkerChannel<I, Req, Rep>(
 ): Promise<WorkerChannel<Req, Rep>> {
   const name = `mcp-fs-${randomUUID()}`;
   const channel = new BroadcastChannel(name);
+  channel.unref(); // an open channel must not keep the process alive; the worker's end is runInWorker's business
   const pending = new Map<number, { resolve: (value: Rep) => void; reject: (error: unknown) => void }>();
   let failure: { error: unknown } | undefined;
   let nextId = 0;
