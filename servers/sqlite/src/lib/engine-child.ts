@@ -211,9 +211,7 @@ export interface PageLimits {
 
 /** A cell as JSON: integers beyond 2^53 become strings, blobs become x'hex' text, long values are cut with a marker. */
 export function jsonCell(value: unknown, cellBytes: number): unknown {
-  if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-  }
+  if (typeof value === 'bigint') return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value.toString();
   if (typeof value === 'string') {
     return value.length > cellBytes ? `${value.slice(0, cellBytes)}… [truncated: ${value.length} characters in all]` : value;
   }
@@ -335,6 +333,29 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
     cursor.usedAt = Date.now();
     return { rows: page.rows, more: page.more };
   };
+  // Read statements already checked on a connection, while the schema is unchanged: a
+  // repeated query skips the prepare and the EXPLAIN. (A statement SQLite called read-only
+  // stays so; the cache only spares the work.)
+  type Checked = { stmt: BetterSqlite3.Statement; columns: unknown; tables: string[] };
+  const checked = new WeakMap<Db, { version: BetterSqlite3.Statement; at: unknown; entries: Map<string, Checked> }>();
+  const readStatement = (db: Db, sql: string, args: unknown[]): Checked => {
+    let cache = checked.get(db);
+    if (!cache) checked.set(db, (cache = { version: db.prepare('PRAGMA schema_version').pluck(), at: undefined, entries: new Map() }));
+    const version = cache.version.get();
+    if (version !== cache.at) {
+      cache.entries.clear();
+      cache.at = version;
+    }
+    const hit = cache.entries.get(sql);
+    if (hit) return hit;
+    const verdict = inspectStatement(db, sql, 'read', args);
+    if (!verdict.reader) throw refusal('read_query runs statements that return rows (SELECT, WITH ... SELECT, VALUES, read-only PRAGMA).');
+    const stmt = verdict.stmt.raw(true).safeIntegers(true);
+    const entry = { stmt, columns: columnsOf(stmt), tables: rootNames(getControl(), verdict.readRoots) };
+    if (cache.entries.size >= 64) cache.entries.delete(cache.entries.keys().next().value as string);
+    cache.entries.set(sql, entry);
+    return entry;
+  };
   const tableExists = (db: Db, name: string) =>
     db.prepare("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?").get(name) !== undefined;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -365,11 +386,7 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
       let kept = false;
       try {
         const args = bindArgs(params);
-        const verdict = inspectStatement(db, sql, 'read', args);
-        if (!verdict.reader) throw refusal('read_query runs statements that return rows (SELECT, WITH ... SELECT, VALUES, read-only PRAGMA).');
-        const stmt = verdict.stmt.raw(true).safeIntegers(true);
-        const columns = columnsOf(stmt);
-        const tables = rootNames(getControl(), verdict.readRoots);
+        const { stmt, columns, tables } = readStatement(db, sql, args);
         const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now() };
         const page = pageOf(cursor);
         if (!page.more) return { columns, rows: page.rows, more: false, tables };
