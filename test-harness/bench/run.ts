@@ -13,11 +13,12 @@ import { OFFICIAL_FS_TOOLS, OUR_FS_TOOLS, officialFilesystem, ourFilesystem, our
 import type { Launch, ServerSpec } from './servers.js';
 import { GREP_TOKEN, ensureBigFile, ensureNotesDir, ensureSmallDir, ensureTree } from './tree.js';
 import { measureFetch } from './fetch.js';
+import { measureGit } from './git.js';
 import { measureSqlite } from './sqlite.js';
 
 const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [options])
 
-  --quick                 a ~10k-file tree and fewer runs (about a minute)
+  --quick                 a ~10k-file tree, a 2k-commit repository and fewer runs (about a minute)
   --runs N                launches per server for cold start and idle memory (default 7, quick 3)
   --tree-runs N           runs of each tree operation (default 3, quick 2)
   --calls N               calls for the round-trip median (default 200)
@@ -76,6 +77,7 @@ function options() {
   };
   const quick = values.quick;
   return {
+    quick,
     runs: int('runs', values.runs, quick ? 3 : 7),
     treeRuns: int('tree-runs', values['tree-runs'], quick ? 2 : 3),
     calls: int('calls', values.calls, 200),
@@ -188,6 +190,8 @@ async function main(): Promise<void> {
   ];
   const fetchBench = await measureFetch({ runs: opts.runs, log });
   rows.push(...fetchBench.rows);
+  const gitBench = await measureGit({ runs: opts.runs, quick: opts.quick, log });
+  rows.push(...gitBench.rows);
   const sqliteBench = await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
   rows.push(...sqliteBench.rows);
   const table = rows.map(makeRow);
@@ -212,6 +216,7 @@ async function main(): Promise<void> {
     roundTrip: { official: offTrip, filesystem: fsTrip },
     onTree: m,
     fetch: fetchBench.details,
+    git: gitBench.details,
     sqlite: sqliteBench.details,
   };
   const files = await writeResults(opts.out, table, env, skipped, details);

@@ -2,6 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { makeTempTree, manyFiles, type TempTree } from '../src/fixtures/temp-tree.js';
 import { startHttpFixture } from '../src/fixtures/http-server.js';
 import { makeSqliteDb } from '../src/fixtures/sqlite-db.js';
+import { makeGitRepo } from '../src/fixtures/git-repo.js';
+import { repoId } from '../../servers/git/src/lib/repo.js';
+import { realpath } from 'node:fs/promises';
 
 /** What the demo does with one server: its fixture, one tool call, one completion, one change. */
 export interface DemoScenario {
@@ -118,6 +121,26 @@ export const scenarios: DemoScenario[] = [
         subscribe: 'sqlite://table/orders',
         change: async () => db.exec('INSERT INTO orders (customer_id, total) VALUES (2, 17.5)'),
         cleanup: db.cleanup,
+      };
+    },
+  },
+  {
+    folder: 'git',
+    async setup() {
+      // A small history on two branches; the change is a commit made by the git CLI, outside the server.
+      const repo = await makeGitRepo([
+        { message: 'Start the garden planner', files: { 'README.md': '# Garden planner\n', 'src/plan.ts': 'export const beds = 3;\n' } },
+        { message: 'Plan the tulip bed', files: { 'src/tulips.ts': 'export const bulbs = 40;\n' } },
+      ]);
+      await repo.git('branch', 'feature/roses');
+      const root = await realpath(repo.dir);
+      return {
+        args: ['--repository', root],
+        call: { name: 'git_log', arguments: { repo_path: root, max_count: 5 } },
+        completion: { ref: { type: 'ref/resource', uri: 'git://{repo}/branch/{+branch}' }, argument: { name: 'branch', value: 'fe' } },
+        subscribe: `git://${repoId(root)}/branch/main`,
+        change: async () => void (await repo.commit('Water the tulips', { 'src/tulips.ts': 'export const bulbs = 40;\nexport const water = true;\n' })),
+        cleanup: repo.cleanup,
       };
     },
   },

