@@ -117,7 +117,7 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
     for (const s of servers) {
       const version = readJson<PackageJson>(path.join(repo, 'servers', s.folder, 'package.json')).version;
       const doc = (await (await fetch(`${registry!.url}${s.pkg.name.replace('/', '%2f')}`)).json()) as {
-        versions: Record<string, PackageJson & { dist: { tarball: string; unpackedSize?: number } }>;
+        versions: Record<string, PackageJson & { dist: { tarball: string } }>;
       };
       const meta = doc.versions[version];
       expect(meta, `${s.pkg.name}@${version} on the registry`).toBeDefined();
@@ -140,7 +140,7 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       expect(bin.startsWith('#!/usr/bin/env node\n'), `${s.folder}: dist/cli.js has a shebang`).toBe(true);
       // Nothing else: no sources, tests, fixtures or stray dotfiles (.npmrc, .env) ship.
       expect(entries.filter((e) => !/^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/[^/]+\.js)$/.test(e)), s.folder).toEqual([]);
-      sizes[s.pkg.name] = { version, tarballBytes: tarball.length, unpackedBytes: meta.dist.unpackedSize, files: entries.length };
+      sizes[s.pkg.name] = { version, tarballBytes: tarball.length, binBytes: Buffer.byteLength(bin), files: entries.length };
     }
     await recordFigures('publish-tarballs', sizes);
   });
