@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,21 @@ describe('MCPB bundles', () => {
 
   afterAll(async () => {
     if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it('pnpm bundle refuses an unknown server or option (exit 2) and an unbuilt server (exit 1), writing nothing', async () => {
+    const script = path.join(repoRoot, 'scripts/mcpb.mjs');
+    const target = await mkdtemp(path.join(out, 'refused-'));
+    const unknown = await exec(process.execPath, [script, 'no-such-server', '--out', target]).catch((e) => e);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('no servers/no-such-server')]);
+    const option = await exec(process.execPath, [script, '--zip', '--out', target]).catch((e) => e);
+    expect([option.code, option.stderr]).toEqual([2, expect.stringContaining('unknown option --zip')]);
+    const checkout = await mkdtemp(path.join(out, 'unbuilt-'));
+    const [s] = servers;
+    await cp(s.dir, path.join(checkout, 'servers', s.folder), { recursive: true, filter: (f) => !/[\\/](dist|node_modules)$/.test(f) });
+    const unbuilt = await exec(process.execPath, [script, '--root', checkout, '--out', target]).catch((e) => e);
+    expect([unbuilt.code, unbuilt.stderr]).toEqual([1, expect.stringContaining('is not built')]);
+    expect(readdirSync(target)).toEqual([]);
   });
 
   it.each(servers.map((s) => [s.folder, s] as const))('%s: manifest.json passes mcpb validate and matches the package and its bin', async (_f, s) => {
