@@ -42,7 +42,11 @@ export interface TreeResult {
   truncated: boolean;
   /** Relative path of the last entry included: pass it as `after` for the next page. */
   last?: string;
+  /** Directories whose contents could not be listed (path too long, loop), at most 100. */
+  skipped?: { path: string; reason: string }[];
 }
+
+const MAX_SKIPPED_REPORTED = 100;
 
 export const DEFAULT_MAX_TREE_ENTRIES = 10_000;
 
@@ -56,8 +60,12 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
   let entries = 0;
   let truncated = false;
   let last: string | undefined;
+  const skipped: { path: string; reason: string }[] = [];
 
   const batches = walkBatches(root, {
+    onSkip: (path, reason) => {
+      if (skipped.length < MAX_SKIPPED_REPORTED) skipped.push({ path, reason });
+    },
     excludes: options.excludePatterns,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
@@ -103,5 +111,5 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
     }
     options.onProgress?.(entries);
   }
-  return { tree, entries, truncated, ...(last === undefined ? {} : { last }) };
+  return { tree, entries, truncated, ...(last === undefined ? {} : { last }), ...(skipped.length > 0 ? { skipped } : {}) };
 }

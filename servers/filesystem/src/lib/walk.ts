@@ -57,6 +57,12 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Called with the relative path ('' for the root) of each directory as it is read: for progress reports. */
   onDirectory?: (relative: string) => void;
+  /**
+   * Called for a directory below the root that cannot be read because of its path (longer
+   * than PATH_MAX, or a symlink loop on the way): it is skipped, the rest of the walk
+   * goes on, and the caller can say what was left out.
+   */
+  onSkip?: (relative: string, reason: string) => void;
 }
 
 /** Every entry under `root` (not `root` itself), one at a time. */
@@ -111,7 +117,7 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
         if (slicer.due()) await slicer.pause();
       }
       signal?.throwIfAborted();
-      frame.entries = readSorted(frame.dir, stack.length === 1);
+      frame.entries = readSorted(frame.dir, stack.length === 1, (reason) => options.onSkip?.(frame.relative, reason));
       options.onDirectory?.(frame.relative);
       // The root's own .gitignore is already the last level of the chain.
       if (respectGitignore && stack.length > 1) {
@@ -203,7 +209,7 @@ function typeOf(dirent: Dirent): EntryType {
   return 'other';
 }
 
-function readSorted(dir: string, isRoot: boolean): Dirent[] {
+function readSorted(dir: string, isRoot: boolean, skipped: (reason: string) => void): Dirent[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -212,6 +218,11 @@ function readSorted(dir: string, isRoot: boolean): Dirent[] {
     // does; the root failing is the caller's problem.
     const code = errnoCode(error);
     if (!isRoot && (code === 'ENOENT' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR')) return [];
+    // A path too long to open, or a loop: one subtree the walk cannot enter, not a failure of the whole walk.
+    if (!isRoot && (code === 'ENAMETOOLONG' || code === 'ELOOP')) {
+      skipped(code === 'ENAMETOOLONG' ? 'path longer than the system allows (PATH_MAX)' : 'symbolic link loop');
+      return [];
+    }
     throw toFsError(error, dir);
   }
   return entries.sort((a, b) => compareNames(a.name, b.name));

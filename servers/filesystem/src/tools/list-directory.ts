@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { walk } from '../lib/walk.js';
 import { fileUri } from '../lib/file-uri.js';
+import { displayName } from '../lib/display-name.js';
 
 const entryType = z.enum(['file', 'directory', 'symlink', 'other']);
 
@@ -23,7 +24,8 @@ export const listDirectory = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: (out) =>
-    out.entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${e.name}`).join('\n') +
+    // One line per entry, whatever the names hold (a newline in a name is escaped, not a new line).
+    out.entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${displayName(e.name)}`).join('\n') +
     (out.nextCursor ? `\n(more entries: call again with cursor "${out.nextCursor}")` : ''),
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);

@@ -1,0 +1,148 @@
+// edit_file and write_file under concurrency and on real-world bytes, through a real
+// client: concurrent edits of one file all survive, concurrent creates create once, a
+// change made by someone else mid-edit is never overwritten, bytes outside the edited
+// spans are kept, and large edits stay cancellable with bounded diagnostics.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { open, refusal, sleep, textOf, type Session } from './test-support.js';
+
+let tree: TempTree;
+let session: Session | undefined;
+
+beforeEach(async () => {
+  tree = await makeTempTree({});
+});
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  await tree.cleanup();
+});
+
+describe('concurrent writes to one path (issue 13, item 8)', () => {
+  it('keeps every one of 20 parallel edits to different lines of one file', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i} = old`);
+    await writeFile(tree.path('shared.txt'), `${lines.join('\n')}\n`);
+    session = await open({ dirs: [tree.dir] });
+    const results = await Promise.all(
+      lines.map((_, i) => session!.call('edit_file', { path: tree.path('shared.txt'), edits: [{ oldText: `line ${i} = old`, newText: `line ${i} = new` }] })),
+    );
+    for (const result of results) expect(result.isError, textOf(result)).toBeFalsy();
+    const expected = lines.map((_, i) => `line ${i} = new`).join('\n');
+    expect(await readFile(tree.path('shared.txt'), 'utf8')).toBe(`${expected}\n`);
+  });
+
+  it('keeps parallel edits from two sessions of one server too', async () => {
+    await writeFile(tree.path('two.txt'), 'alpha\nbeta\n');
+    session = await open({ dirs: [tree.dir] });
+    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const other = await connectInMemory(session.server);
+    try {
+      const [a, b] = await Promise.all([
+        session.call('edit_file', { path: tree.path('two.txt'), edits: [{ oldText: 'alpha', newText: 'ALPHA' }] }),
+        other.client.callTool({ name: 'edit_file', arguments: { path: tree.path('two.txt'), edits: [{ oldText: 'beta', newText: 'BETA' }] } }),
+      ]);
+      expect(a.isError).toBeFalsy();
+      expect(b.isError).toBeFalsy();
+      expect(await readFile(tree.path('two.txt'), 'utf8')).toBe('ALPHA\nBETA\n');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reports created: true for exactly one of 20 concurrent creates of one new file', async () => {
+    session = await open({ dirs: [tree.dir] });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => session!.ok<{ created: boolean }>('write_file', { path: tree.path('new.txt'), content: `writer ${i}\n` })),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(await readFile(tree.path('new.txt'), 'utf8')).toMatch(/^writer \d+\n$/);
+  });
+
+  it('refuses to write an edit when another process changed the file while it was being edited, keeping that change', async () => {
+    // Enough edits that applying them takes a while, so the outside write lands in between.
+    const lines = Array.from({ length: 20_000 }, (_, i) => `value${i} = compute(${i});`);
+    await writeFile(tree.path('busy.txt'), `${lines.join('\n')}\n`);
+    session = await open({ dirs: [tree.dir] });
+    const edits = Array.from({ length: 3_000 }, (_, i) => ({ oldText: `value${i * 5} = `, newText: `renamed${i * 5} = ` }));
+    const call = session.call('edit_file', { path: tree.path('busy.txt'), edits });
+    await sleep(50);
+    await writeFile(tree.path('busy.txt'), 'someone else wrote this\n');
+    const result = await call;
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(/changed by someone else after it was read/);
+    expect(await readFile(tree.path('busy.txt'), 'utf8')).toBe('someone else wrote this\n');
+  });
+});
+
+describe('edit_file keeps every byte it did not edit (item 9)', () => {
+  it('keeps a Latin-1 byte elsewhere in the file, and the diff shows only the edited line', async () => {
+    const original = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\nline two\nlast\n')]);
+    await writeFile(tree.path('latin1.txt'), original);
+    session = await open({ dirs: [tree.dir] });
+    const out = await session.ok<{ diff: string }>('edit_file', { path: tree.path('latin1.txt'), edits: [{ oldText: 'line two', newText: 'line 2' }] });
+    const after = await readFile(tree.path('latin1.txt'));
+    expect(after.equals(Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\nline 2\nlast\n')]))).toBe(true);
+    expect(out.diff.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-line two', '+line 2']);
+  });
+
+  it('leaves LF lines of a mostly-CRLF file LF, and CRLF lines CRLF', async () => {
+    await writeFile(tree.path('mixed.txt'), 'one\r\ntwo\r\nthree\nfour\r\nfive\r\n');
+    session = await open({ dirs: [tree.dir] });
+    const out = await session.ok<{ diff: string }>('edit_file', { path: tree.path('mixed.txt'), edits: [{ oldText: 'two\n', newText: 'TWO\nand a half\n' }] });
+    expect(await readFile(tree.path('mixed.txt'), 'utf8')).toBe('one\r\nTWO\r\nand a half\r\nthree\nfour\r\nfive\r\n');
+    expect(out.diff).not.toMatch(/^[-+]three/m);
+    expect(out.diff).not.toMatch(/^[-+]four/m);
+  });
+
+  it('edits an LF line of a mostly-CRLF file with LF', async () => {
+    await writeFile(tree.path('mixed.txt'), 'one\r\ntwo\r\nthree\nfour\nfive\r\nsix\r\n');
+    session = await open({ dirs: [tree.dir] });
+    await session.ok('edit_file', { path: tree.path('mixed.txt'), edits: [{ oldText: 'three\nfour\n', newText: '3\n4\n' }] });
+    expect(await readFile(tree.path('mixed.txt'), 'utf8')).toBe('one\r\ntwo\r\n3\n4\nfive\r\nsix\r\n');
+  });
+});
+
+describe('large edits (item 10)', () => {
+  it('applies thousands of exact edits to a large file, and a cancelled one writes nothing', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `    const value${i} = compute(${i}, "some text here");`);
+    const original = `${lines.join('\n')}\n`;
+    await writeFile(tree.path('big.ts'), original);
+    session = await open({ dirs: [tree.dir] });
+    const edits = Array.from({ length: 2_000 }, (_, i) => ({ oldText: `value${i * 15} = compute(`, newText: `renamed${i * 15} = compute(` }));
+
+    const controller = new AbortController();
+    const cancelled = session.client.callTool({ name: 'edit_file', arguments: { path: tree.path('big.ts'), edits } }, undefined, { signal: controller.signal });
+    await sleep(30);
+    controller.abort();
+    await expect(cancelled).rejects.toThrow();
+    // The server stopped between edits: give a write that was not stopped time to land, then look.
+    await sleep(300);
+    expect(await readFile(tree.path('big.ts'), 'utf8')).toBe(original);
+
+    const out = await session.ok<{ edits: { line: number }[] }>('edit_file', { path: tree.path('big.ts'), edits });
+    expect(out.edits).toHaveLength(2_000);
+    expect(out.edits[1999].line).toBe(1999 * 15 + 1);
+    const after = await readFile(tree.path('big.ts'), 'utf8');
+    expect(after).toContain('const renamed29985 = compute(29985,');
+    expect(after.length).toBe(original.length + 2_000 * 2);
+  });
+
+  it('explains a near miss on thousands of repeated lines with bounded work', async () => {
+    await writeFile(tree.path('braces.txt'), '  }\n'.repeat(3_000));
+    session = await open({ dirs: [tree.dir] });
+    const oldText = `${'}\n'.repeat(2_000)}zzz`;
+    const message = await refusal(session, 'edit_file', { path: tree.path('braces.txt'), edits: [{ oldText, newText: 'x' }] });
+    expect(message).toMatch(/closest match is at line 1 of the file, where lines 1-2000 of oldText's 2001 match/);
+  }, 20_000);
+
+  it('explains a near miss of an oldText of 100,000 lines with bounded work', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i} x`);
+    await writeFile(tree.path('long.txt'), lines.join('\n'));
+    session = await open({ dirs: [tree.dir] });
+    const oldText = lines.map((line, i) => (i === 50_000 ? 'different' : line)).join('\n');
+    const message = await refusal(session, 'edit_file', { path: tree.path('long.txt'), edits: [{ oldText, newText: 'x' }] });
+    expect(message).toMatch(/where lines 1-50000 of oldText's 100000 match; then oldText has "different" where line 50001/);
+  }, 20_000);
+});
