@@ -30,6 +30,17 @@ describe('official tools', () => {
     expect(byPath['untracked.txt']).toMatchObject({ untracked: true });
   });
 
+  it('git_status cuts a huge list of changed files with truncated', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    for (let i = 0; i < 400; i++) await writeFile(repo.path(`untracked-${String(i).padStart(4, '0')}.txt`), 'x');
+    const out = await small.ok('git_status', { repo_path: repo.root });
+    expect(out.truncated).toBe(true);
+    expect(out.files.length).toBeGreaterThan(10);
+    expect(out.files.length).toBeLessThan(400);
+    expect(out.files.every((f: any) => /^untracked-\d{4}\.txt$/.test(f.path))).toBe(true);
+    await small.close();
+  });
+
   it('a subdirectory works and the result names the repository used', async () => {
     const out = await s.ok('git_status', { repo_path: path.join(repo.root, 'src') });
     expect(out.repository).toBe(repo.root);
@@ -47,6 +58,16 @@ describe('official tools', () => {
     const vsFeature = await s.call('git_diff', { repo_path: repo.root, target: 'HEAD~1' });
     expect(vsFeature.structuredContent!.files).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'src/b.txt', status: 'added' })]));
     expect(await refusal(s, 'git_diff', { repo_path: repo.root, target: 'no-such-branch' })).toMatch(/not a commit/);
+  });
+
+  it("parses diffs whatever the repository's diff config says", async () => {
+    for (const [key, value] of [['diff.noprefix', 'true'], ['diff.mnemonicPrefix', 'true'], ['diff.relative', 'true'], ['color.diff', 'always']]) {
+      await repo.git('config', key, value);
+    }
+    await writeFile(repo.path('src/a.txt'), 'changed\n');
+    const out = await s.ok('git_diff_unstaged', { repo_path: repo.root });
+    expect(out.files.map((f: any) => f.path)).toEqual(['src/a.txt']);
+    expect(out.diff).not.toContain('\u001b[');
   });
 
   it('caps a large diff with truncated', async () => {

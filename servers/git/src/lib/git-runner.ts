@@ -40,6 +40,14 @@ export const SAFE_CONFIG: readonly string[] = [
   'gc.auto=0',
   'maintenance.auto=false',
   'color.ui=false',
+  // Output formats the parsers rely on, whatever the repository's config says.
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'core.quotePath=true',
+  'blame.ignoreRevsFile=',
+  'blame.markUnblamableLines=false',
+  'blame.markIgnoredLines=false',
   'i18n.logOutputEncoding=UTF-8',
 ].flatMap((setting) => ['-c', setting]);
 

@@ -17,6 +17,7 @@ export const gitStatus = defineTool({
     ahead: z.number().int(),
     behind: z.number().int(),
     clean: z.boolean(),
+    truncated: z.boolean().describe('True when there were more changed files than one result holds: narrow with git_diff_unstaged path'),
     files: z.array(
       z.object({
         path: z.string(),
@@ -35,15 +36,20 @@ export const gitStatus = defineTool({
     [
       `Repository: ${out.repository}`,
       `On branch ${out.branch ?? '(detached HEAD)'}${out.upstream ? ` tracking ${out.upstream} (ahead ${out.ahead}, behind ${out.behind})` : ''}`,
-      out.clean ? 'nothing to commit, working tree clean' : out.files.map((f) => `${f.index}${f.worktree} ${f.path}${f.orig_path ? ` (from ${f.orig_path})` : ''}`).join('\n'),
+      out.clean ? 'nothing to commit, working tree clean' : out.files.map((f) => `${f.index}${f.worktree} ${f.path}${f.orig_path ? ` (was ${f.orig_path})` : ''}`).join('\n'),
+      ...(out.truncated ? ['[more files: the list was cut]'] : []),
     ].join('\n'),
   async handler({ repo_path }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
-    const { stdout } = await git(ctx, repo, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
-    const status = parseStatus(stdout.toString('utf8'));
+    const { stdout, truncated } = await git(ctx, repo, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], {
+      maxBytes: ctx.maxOutputBytes * 2,
+    });
+    const text = stdout.toString('utf8');
+    // A cut output ends mid-entry: keep the whole entries.
+    const status = parseStatus(truncated ? text.slice(0, text.lastIndexOf('\0') + 1) : text);
     const links = [ctx.link(uris.status(repo.id), { name: 'status', mimeType: 'application/json' })];
     if (status.branch) links.push(branchLink(ctx, repo, status.branch));
     for (const f of status.files.slice(0, 50)) if (!f.untracked && f.index !== 'D' && f.worktree !== 'D' && status.head) links.push(fileLink(ctx, repo, 'HEAD', f.path));
-    return ctx.result({ repository: repo.root, ...status, clean: status.files.length === 0 }, links);
+    return ctx.result({ repository: repo.root, ...status, clean: status.files.length === 0 && !truncated, truncated }, links);
   },
 });
