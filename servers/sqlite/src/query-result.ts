@@ -41,9 +41,29 @@ export interface EnginePage {
   at: EngineSlot;
 }
 
+/**
+ * Rows shown in the text table. The text is for people and models reading it, so a big
+ * page is previewed there (a model's context would not hold 10,000 rows anyway), while
+ * structuredContent carries every row of the page; rendering and sending the whole page
+ * twice would also halve the rows per second a client can page through.
+ */
+export const TEXT_ROWS = 200;
+const TEXT_CHARS = 64 * 1024;
+
 export function renderQuery(out: z.output<typeof queryOutput>): string {
   const parts: string[] = [];
-  if (out.columns.length) parts.push(renderTable(out.columns.map((c) => c.name), out.rows));
+  if (out.columns.length) {
+    let table = renderTable(out.columns.map((c) => c.name), out.rows.slice(0, TEXT_ROWS));
+    let shown = Math.min(out.rows.length, TEXT_ROWS);
+    if (table.length > TEXT_CHARS) {
+      table = table.slice(0, table.lastIndexOf('\n', TEXT_CHARS));
+      shown = Math.max(0, table.split('\n').length - 2);
+    }
+    parts.push(table);
+    if (shown < out.rows.length) {
+      parts.push(`(${shown} of the ${out.rows.length} rows of this page are shown here; structuredContent has them all. For fewer rows, add a LIMIT or a WHERE.)`);
+    }
+  }
   if (out.changes !== undefined && out.rows.length === 0) parts.push(`${out.changes} row(s) changed.`);
   else parts.push(`${out.row_count} row(s)${out.truncated ? ', more follow: call again with the same query and cursor ' + out.nextCursor : ''}.`);
   return parts.join('\n\n');

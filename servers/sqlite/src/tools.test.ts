@@ -62,3 +62,24 @@ describe('read tools', () => {
     expect((memo.contents[0] as { text: string }).text).toContain('ada buys most');
   });
 });
+
+describe('text rendering of a large page', () => {
+  it('previews the first rows in text and keeps every row in structuredContent', async () => {
+    const { makeSqliteDb } = await import('@mcp-reference/test-harness');
+    const db = await makeSqliteDb(
+      'CREATE TABLE n (i INTEGER PRIMARY KEY); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500) INSERT INTO n SELECT x FROM c;',
+    );
+    const s = await open({ dbPath: db.file });
+    try {
+      const result = await s.call('read_query', { query: 'SELECT i FROM n' });
+      expect((result.structuredContent as unknown as QueryOut).rows).toHaveLength(500);
+      const text = textOf(result);
+      expect(text).toContain('| 200 |');
+      expect(text).not.toContain('| 201 |');
+      expect(text).toContain('200 of the 500 rows of this page are shown here');
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});

@@ -338,6 +338,8 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
   // stays so; the cache only spares the work.)
   type Checked = { stmt: BetterSqlite3.Statement; columns: unknown; tables: string[] };
   const checked = new WeakMap<Db, { version: BetterSqlite3.Statement; at: unknown; entries: Map<string, Checked> }>();
+  let schemaVersion: BetterSqlite3.Statement | undefined;
+  let schemaCache: { version: unknown; value: unknown } | undefined;
   const readStatement = (db: Db, sql: string, args: unknown[]): Checked => {
     let cache = checked.get(db);
     if (!cache) checked.set(db, (cache = { version: db.prepare('PRAGMA schema_version').pluck(), at: undefined, entries: new Map() }));
@@ -417,6 +419,9 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
     },
     schema() {
       const db = getControl();
+      // Read again only when the schema changed (whoever changed it).
+      const version = (schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()).get();
+      if (schemaCache && schemaCache.version === version) return schemaCache.value;
       const objects = db
         .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
         .all() as { type: string; name: string; tableName: string; sql: string | null }[];
@@ -440,7 +445,8 @@ export function engineMain(config: ChildConfig, load: (id: string) => unknown): 
           columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
         }));
       const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
-      return { tables, indexes, triggers };
+      schemaCache = { version, value: { tables, indexes, triggers } };
+      return schemaCache.value;
     },
     explain({ sql, params }) {
       const db = getControl();
