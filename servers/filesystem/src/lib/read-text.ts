@@ -28,8 +28,9 @@ export interface ReadLimitOptions {
   /** Stops the read between chunks. */
   signal?: AbortSignal;
   /**
-   * Most bytes a line range may skip to find its first line (default 1 GiB): past a
-   * huge region without newlines, say so instead of reading on.
+   * Longest run without a newline a line range reads through while looking for its
+   * first line (default 64 MiB): past a huge region without newlines it says so instead
+   * of reading on, possibly through gigabytes of a file with no line breaks at all.
    */
   maxScanBytes?: number;
 }
@@ -44,7 +45,7 @@ export type TextSource = string | { handle: FileHandle; label: string };
 /** The limit for whole-file reads and for the size of any slice, unless told otherwise. */
 export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
-const DEFAULT_MAX_SCAN_BYTES = 1024 * 1024 * 1024;
+const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -141,13 +142,15 @@ export async function readLineRange(
     // Byte offsets of the beginning of line `start` and of the end of line `last`.
     let startOffset = start === 1 ? 0 : -1;
     let endOffset = -1;
+    // Offset just after the last "\n" seen: how long the current line has run.
+    let lineBegin = 0;
     while (endOffset < 0) {
       options.signal?.throwIfAborted();
-      if (startOffset < 0 && position >= maxScanBytes) {
+      if (startOffset < 0 && position - lineBegin >= maxScanBytes) {
         throw new FsError(
           'TOO_LARGE',
-          `Line ${start} of ${file} is not within its first ${formatSize(maxScanBytes)} (the lines are very long, ` +
-            `${newlines} line break${newlines === 1 ? '' : 's'} so far); read it with tail, or ask for an earlier line.`,
+          `Line ${newlines + 1} of ${file} runs on for more than ${formatSize(maxScanBytes)} without a line break, so line ${start} ` +
+            'was not looked for past it. The file is probably not line-oriented text; read its end with tail, or an earlier line.',
         );
       }
       const length = await readSome(handle, buffer, position);
@@ -157,6 +160,7 @@ export async function readLineRange(
       lastByte = chunk[length - 1];
       for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, i + 1)) {
         newlines++;
+        lineBegin = position + i + 1;
         if (newlines === start - 1) startOffset = position + i + 1;
         if (newlines === last) {
           endOffset = position + i + 1;

@@ -1,0 +1,136 @@
+// Edge cases of real filesystems (issue 13, item 13), through a real client: a directory
+// deeper than PATH_MAX, a line range past a huge region without newlines, names that are
+// not valid UTF-8 or hold a newline, a directory copy that meets a FIFO, a looping symlink.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { lstat, mkdir, readlink, symlink, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { open, refusal, textOf, type Session } from './test-support.js';
+import { directoryTree } from './lib/tree.js';
+import { readLineRange } from './lib/read-text.js';
+import { FsError } from './lib/errors.js';
+
+let tree: TempTree;
+let session: Session | undefined;
+
+beforeEach(async () => {
+  tree = await makeTempTree({});
+});
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  // rm(1) removes trees deeper than PATH_MAX and names that are not UTF-8.
+  execFileSync('rm', ['-rf', tree.dir]);
+});
+
+describe('a directory deeper than PATH_MAX', () => {
+  const SEGMENT = 'd'.repeat(200);
+
+  beforeEach(async () => {
+    await writeFile(tree.path('top.txt'), 'needle at the top\n');
+    // Made with relative paths, one level at a time (in a child process, which may chdir):
+    // no single path is too long to create.
+    const script = `const fs = require('fs');
+      process.chdir(process.argv[1]);
+      fs.mkdirSync('deep'); process.chdir('deep'); fs.writeFileSync('shallow.txt', 'needle shallow\\n');
+      for (let i = 0; i < 25; i++) { fs.mkdirSync('${SEGMENT}'); process.chdir('${SEGMENT}'); }
+      fs.writeFileSync('bottom.txt', 'needle deep\\n');`;
+    execFileSync(process.execPath, ['-e', script, tree.dir]);
+  });
+
+  it('is skipped, not fatal, in directory_tree, search_files, grep_files and resources/list of its ancestors', async () => {
+    session = await open({ dirs: [tree.dir] });
+    const treeOut = await session.ok<{ entries: number }>('directory_tree', { path: tree.dir });
+    expect(treeOut.entries).toBeGreaterThan(3);
+    const search = await session.ok<{ matches: { path: string }[] }>('search_files', { path: tree.dir, pattern: '**/*.txt' });
+    expect(search.matches.map((m) => path.basename(m.path)).sort()).toEqual(['shallow.txt', 'top.txt']);
+    const grep = await session.ok<{ matches: { path: string }[] }>('grep_files', { path: tree.dir, pattern: 'needle' });
+    expect(grep.matches.map((m) => path.basename(m.path)).sort()).toEqual(['shallow.txt', 'top.txt']);
+    const { resources } = await session.client.listResources();
+    expect(resources.map((r) => path.basename(r.name)).sort()).toEqual(['shallow.txt', 'top.txt']);
+  });
+
+  it('is reported by the tree walk as skipped, with the reason', async () => {
+    const result = await directoryTree(tree.dir);
+    expect(result.skipped).toHaveLength(1);
+    expect(result.skipped![0].reason).toMatch(/PATH_MAX/);
+    expect(Buffer.byteLength(path.join(tree.dir, result.skipped![0].path))).toBeGreaterThan(4096);
+  });
+});
+
+describe('start_line past a huge region without newlines', () => {
+  it('stops after a bounded scan and says why', async () => {
+    // A sparse 3 GiB file: one "line" of zero bytes, no newline anywhere.
+    await writeFile(tree.path('huge.bin'), '');
+    await truncate(tree.path('huge.bin'), 3 * 1024 ** 3);
+    session = await open({ dirs: [tree.dir] });
+    const message = await refusal(session, 'read_text_file', { path: tree.path('huge.bin'), start_line: 2 });
+    expect(message).toMatch(/Line 1 of .* runs on for more than 64(\.00)? MB without a line break, so line 2 was not looked for/);
+  });
+
+  it('honours cancellation between chunks', async () => {
+    await writeFile(tree.path('long.txt'), 'x'.repeat(4 * 1024 * 1024));
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled by the client'));
+    await expect(readLineRange(tree.path('long.txt'), 2, undefined, { signal: controller.signal })).rejects.toThrow(/cancelled by the client/);
+    await expect(readLineRange(tree.path('long.txt'), 2, undefined, { maxScanBytes: 1024 * 1024 })).rejects.toBeInstanceOf(FsError);
+  });
+});
+
+describe('names', () => {
+  it('refuses a name that a name with invalid UTF-8 looks like, instead of reading the other file', async () => {
+    const dir = Buffer.from(tree.dir);
+    // "a\xff.txt" is listed as "a\uFFFD.txt", the name of the other file.
+    writeFileSync(Buffer.concat([dir, Buffer.from('/a'), Buffer.from([0xff]), Buffer.from('.txt')]), 'the listed bytes\n');
+    writeFileSync(Buffer.concat([dir, Buffer.from('/a\uFFFD.txt')]), 'the look-alike\n');
+    session = await open({ dirs: [tree.dir] });
+    const listing = await session.ok<{ entries: { name: string }[] }>('list_directory', { path: tree.dir });
+    expect(listing.entries.map((e) => e.name)).toEqual(['a\uFFFD.txt', 'a\uFFFD.txt']);
+    const message = await refusal(session, 'read_text_file', { path: path.join(tree.dir, 'a\uFFFD.txt') });
+    expect(message).toMatch(/ambiguous/);
+    expect(message).not.toContain('look-alike');
+  });
+
+  it('keeps a newline in a name from forging a line in list_directory\'s text', async () => {
+    await writeFile(tree.path('real.txt'), '');
+    await writeFile(tree.path('x\n[DIR] forged'), '');
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('list_directory', { path: tree.dir });
+    const lines = textOf(result).split('\n');
+    expect(lines).not.toContain('[DIR] forged');
+    expect(lines).toContain('[FILE] "x\\n[DIR] forged"');
+    expect(lines).toContain('[FILE] real.txt');
+    // The structured result keeps the real name.
+    expect((result.structuredContent as { entries: { name: string }[] }).entries.map((e) => e.name)).toContain('x\n[DIR] forged');
+  });
+});
+
+describe('copy_file of a directory holding a FIFO', () => {
+  it('is refused before anything is copied', async () => {
+    const source = tree.path('src');
+    await mkdir(source);
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'm.txt', 'y.txt']) await writeFile(path.join(source, name), `${name}\n`);
+    await mkdir(path.join(source, 'nested'));
+    await writeFile(path.join(source, 'nested', 'inner.txt'), 'inner\n');
+    execFileSync('mkfifo', [path.join(source, 'nested', 'pipe')]);
+    session = await open({ dirs: [tree.dir] });
+    const message = await refusal(session, 'copy_file', { source, destination: tree.path('copy') });
+    await expect(lstat(tree.path('copy'))).rejects.toThrow(/ENOENT/);
+    expect(message).toMatch(/pipe.*not a regular file, directory or symbolic link/);
+  });
+});
+
+describe('a looping symlink', () => {
+  it('can be moved: move_file moves the link itself', async () => {
+    await symlink(tree.path('loop2'), tree.path('loop1'));
+    await symlink(tree.path('loop1'), tree.path('loop2'));
+    await mkdir(tree.path('trash'));
+    session = await open({ dirs: [tree.dir] });
+    await session.ok('move_file', { source: tree.path('loop1'), destination: tree.path('trash', 'loop1') });
+    expect(await readlink(tree.path('trash', 'loop1'))).toBe(tree.path('loop2'));
+    await expect(lstat(tree.path('loop1'))).rejects.toThrow(/ENOENT/);
+  });
+});
