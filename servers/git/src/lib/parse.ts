@@ -159,7 +159,7 @@ export function parseDiff(text: string): DiffFile[] {
   let current: DiffFile | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('diff --git ')) {
-      const m = /^diff --git (\S+|"[^"]*") (\S+|"[^"]*")$/.exec(line);
+      const m = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
       current = {
         path: m ? stripPrefix(m[2]) : line.slice(11),
         old_path: null,
