@@ -74,10 +74,12 @@ const pkg = JSON.parse(await readFile(pkgFile, 'utf8'));
 pkg.version = '0.1.0';
 pkg.description = `MCP server: ${name} (describe it here).`;
 await writeFile(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
-// Its MCP registry entry and MCPB manifest name the same version (the template's may be later).
+// Its MCP registry entry and MCPB manifest name the same version (the template's may be
+// later) and the same description (the registry takes at most 100 characters).
 for (const file of ['server.json', 'manifest.json'].map((f) => path.join(target, f)).filter((f) => existsSync(f))) {
   const doc = JSON.parse(await readFile(file, 'utf8'));
   doc.version = pkg.version;
+  doc.description = pkg.description.length <= 100 ? pkg.description : `MCP server: ${name}`.slice(0, 100);
   for (const p of doc.packages ?? []) p.version = pkg.version;
   await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
 }
@@ -86,5 +88,11 @@ await stat(path.join(target, 'src', 'server.ts'));
 console.log(`Created ${path.relative(root, target)} from servers/_template.`);
 if (install) {
   execFileSync('npx', ['-y', 'pnpm@10', 'install', '--prefer-offline'], { cwd: root, stdio: 'inherit' });
+  // The root README's server list (and the new README's tables) are generated: add it there.
+  try {
+    execFileSync('npx', ['-y', 'pnpm@10', 'run', 'docs'], { cwd: root, stdio: 'ignore' });
+  } catch {
+    console.warn('new:server: `pnpm run docs` failed; run it yourself to list the server in README.md');
+  }
   console.log(`\nNext:\n  npx -y pnpm@10 build\n  npx -y pnpm@10 exec vitest run servers/${name}\nThen replace the notes domain in src/lib with yours, and add a changeset (npx -y pnpm@10 changeset).`);
 }

@@ -6,7 +6,7 @@ const MARKERS = /(<!-- docs-table:start -->\n)([\s\S]*?)(<!-- docs-table:end -->
 
 /**
  * Checks that a README's tool/resource/prompt tables match the definitions. With
- * UPDATE_DOCS=1 (`pnpm docs`) it rewrites them instead.
+ * UPDATE_DOCS=1 (`pnpm run docs`) it rewrites them instead.
  */
 export function expectDocsTable(readmePath: string | URL, description: ServerDescription): void {
   const readme = readFileSync(readmePath, 'utf8');
@@ -17,5 +17,5 @@ export function expectDocsTable(readmePath: string | URL, description: ServerDes
     writeFileSync(readmePath, readme.replace(MARKERS, (_all, start, _old, end) => `${start}${table}${end}`));
     return;
   }
-  expect(match![2], 'the README tables are stale: run `pnpm docs`').toBe(table);
+  expect(match![2], 'the README tables are stale: run `pnpm run docs`').toBe(table);
 }

@@ -6,11 +6,11 @@ import { repoRoot, serverPackages } from './packaging.js';
 
 /**
  * Docs that cannot drift: the root README's server list is generated from the server
- * folders (`pnpm docs` rewrites it, like each server's tables), and every server checks
+ * folders (`pnpm run docs` rewrites it, like each server's tables), and every server checks
  * its README tables with a readme.test.ts.
  */
 describe('generated docs', () => {
-  it('the root README lists exactly the server folders (run `pnpm docs` when this fails)', () => {
+  it('the root README lists exactly the server folders (run `pnpm run docs` when this fails)', () => {
     const file = path.join(repoRoot, 'README.md');
     const readme = readFileSync(file, 'utf8');
     const updated = withServerList(readme, renderServerList());
@@ -19,7 +19,7 @@ describe('generated docs', () => {
       if (updated !== readme) writeFileSync(file, updated!);
       return;
     }
-    expect(readme, 'the server list is stale: run `npx -y pnpm@10 docs`').toBe(updated);
+    expect(readme, 'the server list is stale: run `npx -y pnpm@10 run docs`').toBe(updated);
     for (const s of serverPackages()) expect(readme).toContain(`(servers/${s.folder})`);
   });
 
