@@ -14,6 +14,8 @@ export interface CreateFilesystemServerOptions {
   readOnly?: boolean;
   maxReadBytes?: number;
   pageSize?: number;
+  /** Largest serialized tool result (the base's budget); the tools keep well under the default. */
+  maxResultBytes?: number;
   logLevel?: LogLevel;
   logger?: Logger;
 }
@@ -61,6 +63,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
     canWatch: (uri, ctx) => canWatchFileUri(uri, ctx),
     describeError: (error) => (error instanceof FsError ? error.message : undefined),
     pageSize: options.pageSize,
+    maxResultBytes: options.maxResultBytes,
     logLevel: options.logLevel,
     logger: options.logger,
   });
