@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { createServer, type McpServer } from './server.js';
-import { defineTool } from './definitions.js';
+import { defineResourceTemplate, defineTool } from './definitions.js';
 import { silentLogger } from './logging.js';
 import { connectInMemory, connectStdio, type Connection } from './client/index.js';
 import { jsonBytes } from './result-budget.js';
@@ -35,6 +35,13 @@ describe('the result budget', () => {
       version: '1.0.0',
       logger: silentLogger,
       maxResultBytes,
+      templates: [
+        defineResourceTemplate({
+          uriTemplate: 'mem:///{bytes}',
+          name: 'sized',
+          read: (uri, { bytes }) => [{ uri, mimeType: 'text/plain', text: 'r'.repeat(Number(bytes)) }],
+        }),
+      ],
       tools: [
         defineTool({
           name: 'read',
@@ -89,11 +96,19 @@ describe('the result budget', () => {
     const result = await connection.client.callTool({ name: 'read', arguments: { bytes: 100 * 1024 } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(textOf(result)).toMatch(/The result of read is .* MB, over the .* MB a response may carry/);
+    expect(textOf(result)).toMatch(/The result of read is \d+ KB, over the 64 KB a response may carry/);
     expect(textOf(result)).toMatch(/Pass head or tail/);
     const listed = await connection.client.callTool({ name: 'list', arguments: { count: 5_000 } });
     expect(listed.isError).toBe(true);
     expect(textOf(listed)).toMatch(/paging|cursor/);
+    await expect(connection.client.ping()).resolves.toBeDefined();
+  });
+
+  it('refuses a resource read over the budget with a JSON-RPC error instead of sending it', async () => {
+    const connection = await connect(budgetServer(64 * 1024));
+    const small = await connection.client.readResource({ uri: 'mem:///1000' });
+    expect((small.contents[0] as { text: string }).text).toHaveLength(1000);
+    await expect(connection.client.readResource({ uri: 'mem:///100000' })).rejects.toThrow(/mem:\/\/\/100000 is \d+ KB, over the 64 KB a response may carry/);
     await expect(connection.client.ping()).resolves.toBeDefined();
   });
 

@@ -73,7 +73,10 @@ function stringBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8') + extra;
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/** "8.0 MB", "64 KB": how a budget or a size reads in a message. */
+export function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
 
 /**
  * Holds a tool result to the budget. Under it, the result is returned as it is (no
@@ -92,7 +95,7 @@ export function fitResult(result: ToolResult, maxBytes: number, tool: string, wh
         {
           ...first,
           text:
-            `${first.text.slice(0, TEXT_PREVIEW_CHARS)}\n… [the text is cut here to keep the response under ${megabytes(maxBytes)}; ` +
+            `${first.text.slice(0, TEXT_PREVIEW_CHARS)}\n… [the text is cut here to keep the response under ${describeBytes(maxBytes)}; ` +
             `the whole result is in structuredContent]`,
         },
         ...rest,
@@ -100,13 +103,13 @@ export function fitResult(result: ToolResult, maxBytes: number, tool: string, wh
     };
     if (jsonBytes(shortened, maxBytes) <= maxBytes) return shortened;
   }
-  const shown = size > maxBytes * 4 ? `more than ${megabytes(maxBytes * 4)}` : megabytes(size);
+  const shown = size > maxBytes * 4 ? `more than ${describeBytes(maxBytes * 4)}` : describeBytes(size);
   return {
     content: [
       {
         type: 'text',
         text:
-          `The result of ${tool} is ${shown}, over the ${megabytes(maxBytes)} a response may carry. Ask for less: ` +
+          `The result of ${tool} is ${shown}, over the ${describeBytes(maxBytes)} a response may carry. Ask for less: ` +
           (whenTooLarge ?? 'use the paging arguments (pass a cursor or a smaller limit), read part of the data, or narrow the path or query.'),
       },
     ],

@@ -30,7 +30,7 @@ import { capCompletions } from './completions.js';
 import { describeZodError } from './json-schema.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, resourceNotFound } from './errors.js';
 import { embeddedResource, errorResult, renderJson, resourceLink, structuredResult } from './results.js';
-import { fitResult } from './result-budget.js';
+import { describeBytes, fitResult, jsonBytes } from './result-budget.js';
 import type { LogLevel, ResourceInfo, Root, ToolResult } from './types.js';
 
 export interface ServerSession {
@@ -255,6 +255,17 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     };
   }
 
+  /** A resource or prompt answer over the result budget is refused, not sent for the client to drop. */
+  function withinBudget<T>(what: string, answer: T): T {
+    const size = jsonBytes(answer, options.maxResultBytes * 4);
+    if (size <= options.maxResultBytes) return answer;
+    const shown = size > options.maxResultBytes * 4 ? `more than ${describeBytes(options.maxResultBytes * 4)}` : describeBytes(size);
+    throw new ProtocolError(
+      ErrorCodes.InternalError,
+      `${what} is ${shown}, over the ${describeBytes(options.maxResultBytes)} a response may carry; use a tool that reads part of it.`,
+    );
+  }
+
   /** The message of a failure the caller can act on (ToolError or a server's domain error). */
   const describeFailure = (error: unknown): string | undefined =>
     error instanceof ToolError ? error.message : config.describeError?.(error);
@@ -376,7 +387,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
         const parsed = prompt.args.safeParse(request.params.arguments ?? {});
         if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
-        return (await prompt.handler(parsed.data, contextFor(extra))) as never;
+        return withinBudget(`prompt ${prompt.name}`, await prompt.handler(parsed.data, contextFor(extra))) as never;
       },
     );
   }
@@ -406,10 +417,10 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         const ctx = contextFor(extra);
         const { resources, templates } = await options.registry();
         const fixed = resources.find((resource) => resource.uri === uri);
-        if (fixed) return { contents: await fixed.read(ctx) };
+        if (fixed) return withinBudget(uri, { contents: await fixed.read(ctx) });
         for (const { definition, matcher } of templates) {
           const variables = matchTemplate(matcher, uri);
-          if (variables) return { contents: await definition.read(uri, variables, ctx) };
+          if (variables) return withinBudget(uri, { contents: await definition.read(uri, variables, ctx) });
         }
         throw resourceNotFound(uri, 'Call resources/list or resources/templates/list to see what this server serves.');
       },

@@ -16,10 +16,7 @@ describeServerRobustness('filesystem', {
       args: [tree.dir],
       // The factory passes maxResultBytes on to createServer (its own tools cut reads at the
       // response limit already, so the base's budget is checked with a small one).
-      create: ({ maxResultBytes }) =>
-        createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', ...(maxResultBytes ? { maxResultBytes } : {}) } as Parameters<
-          typeof createFilesystemServer
-        >[0]),
+      create: ({ maxResultBytes }) => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', maxResultBytes }),
       quickCall: { name: 'list_directory', arguments: { path: tree.dir } },
       bigCall: { name: 'read_text_file', arguments: { path: tree.path('big.txt') }, maxResultBytes: 16 * 1024 },
       // A catastrophic regex: exponential backtracking on every line.

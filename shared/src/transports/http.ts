@@ -179,6 +179,8 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
       resolve();
     });
   });
+  // After listening, a server error (EMFILE on accept, say) is logged, not a crash.
+  http.on('error', (error) => options.logger.log('error', `HTTP server error: ${errorMessage(error)}`));
   const { port } = http.address() as AddressInfo;
   hosts = allowedHostHeaders(options.host, port);
   origins = allowedOrigins(options.host, port);
