@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { watchPath, type Disposer } from '@mcp-reference/shared';
+import { watchPath, type BaseContext, type Disposer } from '@mcp-reference/shared';
 import type { FsContext } from '../context.js';
 import { isFsError } from '../lib/errors.js';
 import { pathOfFileUri } from '../lib/file-uri.js';
@@ -11,12 +11,25 @@ import { isWithin } from '../lib/path-policy.js';
  * subscription fires when it is created. When the system runs out of watches, the
  * base's watchPath falls back to polling rather than failing.
  */
-export async function watchFileUri(uri: string, changed: (path: string) => void, ctx: FsContext): Promise<Disposer | undefined> {
+export async function watchFileUri(
+  uri: string,
+  changed: (path: string) => void,
+  ctx: FsContext & Pick<BaseContext, 'log'>,
+): Promise<Disposer | undefined> {
   const requested = pathOfFileUri(uri);
   if (requested === undefined) return undefined;
   const target = await locate(requested, ctx);
-  if (target.exists) return watchPath(target.real, changed, { depth: 0 });
-  return watchPath(path.dirname(target.real), (changedPath) => isWithin(target.real, changedPath) && changed(changedPath), { depth: 0 });
+  // Told to the session that subscribed first (the watcher is shared): out of watches, polling.
+  const onError = (error: Error) => {
+    try {
+      ctx.log('warning', `watching ${uri}: ${error.message}`);
+    } catch {
+      // that session is gone; the watch goes on for the others
+    }
+  };
+  if (target.exists) return watchPath(target.real, changed, { depth: 0, onError });
+  const onlyTarget = (changedPath: string) => isWithin(target.real, changedPath) && changed(changedPath);
+  return watchPath(path.dirname(target.real), onlyTarget, { depth: 0, onError });
 }
 
 /** Whether the session may watch the URI: an allowed path, existing or not yet. */
