@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAtomicTempName, writeFileAtomic } from './atomic-write.js';
+import { identityOf, isAtomicTempName, writeFileAtomic } from './atomic-write.js';
 import { FsError } from './errors.js';
 
 let dir: string;
@@ -118,5 +118,53 @@ describe('writeFileAtomic', () => {
   it('recognises its own temporary file names', () => {
     expect(isAtomicTempName('.notes.txt.0123456789ab.tmp')).toBe(true);
     expect(isAtomicTempName('notes.tmp')).toBe(false);
+  });
+});
+
+describe('writeFileAtomic: expectations and confinement', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'atomic-expect-')));
+  });
+
+  afterEach(async () => {
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses (CONFLICT) to replace a file changed since it was read, keeping the change and no temp file', async () => {
+    const target = path.join(dir, 'f.txt');
+    await fsp.writeFile(target, 'read by the editor\n');
+    const seen = identityOf(await fsp.stat(target, { bigint: true }));
+    await fsp.writeFile(target, 'changed by someone else, and longer\n');
+    const error = await writeFileAtomic(target, 'edited\n', { expect: seen }).catch((e: unknown) => e);
+    expect((error as FsError).code).toBe('CONFLICT');
+    expect(await fsp.readFile(target, 'utf8')).toBe('changed by someone else, and longer\n');
+    expect(await fsp.readdir(dir)).toEqual(['f.txt']);
+    await writeFileAtomic(target, 'edited\n', { expect: identityOf(await fsp.stat(target, { bigint: true })) });
+    expect(await fsp.readFile(target, 'utf8')).toBe('edited\n');
+  });
+
+  it("with expect: 'absent', does not replace a file that appeared meanwhile", async () => {
+    const target = path.join(dir, 'new.txt');
+    await fsp.writeFile(target, 'first\n');
+    const error = await writeFileAtomic(target, 'second\n', { expect: 'absent' }).catch((e: unknown) => e);
+    expect((error as FsError).code).toBe('CONFLICT');
+    expect(await fsp.readFile(target, 'utf8')).toBe('first\n');
+    expect(await fsp.readdir(dir)).toEqual(['new.txt']);
+  });
+
+  it('refuses a directory that is no longer the real one (a symlink swapped in), writing nothing anywhere', async () => {
+    await fsp.mkdir(path.join(dir, 'in'));
+    await fsp.mkdir(path.join(dir, 'out'));
+    const sub = path.join(dir, 'in', 'sub');
+    await fsp.mkdir(sub);
+    await fsp.rename(sub, `${sub}.real`);
+    await fsp.symlink(path.join(dir, 'out'), sub);
+    const confine = (real: string) => Promise.resolve(real.startsWith(path.join(dir, 'in') + path.sep));
+    const error = await writeFileAtomic(path.join(sub, 'f.txt'), 'x', { confine }).catch((e: unknown) => e);
+    expect((error as FsError).code).toBe('ACCESS_DENIED');
+    expect(await fsp.readdir(path.join(dir, 'out'))).toEqual([]);
+    expect(await fsp.readdir(`${sub}.real`)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, moveFile } from './copy-move.js';
+import { copyDirectory, copyFile, moveFile } from './copy-move.js';
 import { FsError } from './errors.js';
 
 let dir: string;
@@ -81,5 +81,27 @@ describe('moveFile', () => {
 
   it('reports a missing source as NOT_FOUND', async () => {
     expect(await codeOf(moveFile(p('missing'), p('x')))).toBe('NOT_FOUND');
+  });
+});
+
+describe('copyDirectory: all or nothing', () => {
+  it('removes a partial copy when an entry fails midway', async () => {
+    await fsp.mkdir(p('tree'));
+    for (const name of ['a.txt', 'b.txt', 'm.txt', 'z.txt']) await fsp.writeFile(path.join(dir, 'tree', name), name);
+    // Every path is allowed but m.txt: its copy fails after a.txt and b.txt were copied.
+    const confine = (real: string) => Promise.resolve(!real.endsWith('m.txt'));
+    const error = await copyDirectory(p('tree'), p('copy'), { confine }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FsError);
+    expect((error as FsError).message).toMatch(/Nothing was copied/);
+    await expect(fsp.lstat(p('copy'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('copies files, directories and symlinks (as links)', async () => {
+    await fsp.mkdir(p('tree/sub'), { recursive: true });
+    await fsp.writeFile(p('tree/sub/f.txt'), 'f');
+    await fsp.symlink('sub/f.txt', p('tree/link'));
+    await copyDirectory(p('tree'), p('copy'));
+    expect(await fsp.readFile(p('copy/sub/f.txt'), 'utf8')).toBe('f');
+    expect(await fsp.readlink(p('copy/link'))).toBe('sub/f.txt');
   });
 });

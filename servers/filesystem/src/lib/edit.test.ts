@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from './edit.js';
+import { applyEdits, applyEditsToBytes } from './edit.js';
 import { FsError } from './errors.js';
 
 function failure(run: () => unknown): FsError {
@@ -127,5 +127,47 @@ describe('applyEdits: refusals', () => {
 
   it('refuses an empty oldText on a non-empty file', () => {
     expect(failure(() => applyEdits('a\n', [{ oldText: '', newText: 'b' }])).code).toBe('EDIT_NO_MATCH');
+  });
+});
+
+describe('applyEditsToBytes: every byte outside the edits is kept', () => {
+  it('keeps bytes that are not UTF-8, before and after the edit', async () => {
+    const original = Buffer.concat([Buffer.from([0xe9, 0xff]), Buffer.from('\nkeep\nchange me\n'), Buffer.from([0x80, 0x0a])]);
+    const result = await applyEditsToBytes(original, [{ oldText: 'change me', newText: 'changed' }]);
+    expect(result.content.equals(Buffer.concat([Buffer.from([0xe9, 0xff]), Buffer.from('\nkeep\nchanged\n'), Buffer.from([0x80, 0x0a])]))).toBe(true);
+    expect(result.changed).toBe(true);
+    expect(result.diff).toMatch(/^-change me\n\+changed$/m);
+  });
+
+  it('matches UTF-8 text next to bytes that are not, whitespace-tolerantly too', async () => {
+    const original = Buffer.concat([Buffer.from('  caf\u00e9 au lait\n'), Buffer.from([0xa0, 0x0a]), Buffer.from('\tend\n')]);
+    const result = await applyEditsToBytes(original, [{ oldText: 'caf\u00e9 au lait\n\xa0', newText: 'x' }]).catch((e: unknown) => e);
+    // "\xa0" as text is U+00A0 (two bytes in UTF-8), not the lone byte in the file: no match, and a clear reason.
+    expect((result as FsError).code).toBe('EDIT_NO_MATCH');
+    const tolerant = await applyEditsToBytes(original, [{ oldText: 'café au lait', newText: 'tea' }]);
+    expect(tolerant.content.equals(Buffer.concat([Buffer.from('  tea\n'), Buffer.from([0xa0, 0x0a]), Buffer.from('\tend\n')]))).toBe(true);
+  });
+
+  it('keeps the "\\r" of CRLF lines around a whitespace-tolerant match, and LF lines LF', () => {
+    const result = applyEdits('x\r\n  if (a) {\r\n    go();\r\n  }\r\ntail\nlast\r\n', [{ oldText: 'if (a) {\n  go();\n}', newText: 'if (b) {\n  stop();\n}' }]);
+    expect(result.content).toBe('x\r\n  if (b) {\r\n    stop();\r\n  }\r\ntail\nlast\r\n');
+    expect(result.applied).toEqual([{ line: 2, match: 'whitespace' }]);
+  });
+
+  it('counts every match of an ambiguous edit but numbers only the first ten', () => {
+    const error = failure(() => applyEdits('x\n'.repeat(5000), [{ oldText: 'x', newText: 'y' }]));
+    expect(error.message).toMatch(/matches 5000 places \(lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, \.\.\.\)/);
+  });
+
+  it('reports nothing changed when the edits put back what they took', async () => {
+    const result = await applyEditsToBytes(Buffer.from('a\nb\n'), [{ oldText: 'a', newText: 'b\nc' }, { oldText: 'b\nc', newText: 'a' }]);
+    expect(result.changed).toBe(false);
+    expect(result.diff).toBe('');
+  });
+
+  it('stops between edits when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(applyEditsToBytes(Buffer.from('a\n'), [{ oldText: 'a', newText: 'b' }], { signal: controller.signal })).rejects.toThrow('stop');
   });
 });

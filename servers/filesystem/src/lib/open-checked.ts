@@ -58,6 +58,8 @@ export async function openDirectory(dir: string): Promise<FileHandle> {
   try {
     return await fsp.open(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
+    // With O_DIRECTORY, Linux reports a symlink as ENOTDIR.
+    if (errnoCode(error) === 'ENOTDIR' && (await fsp.lstat(dir).catch(() => undefined))?.isSymbolicLink()) throw swapped(dir);
     throw openError(error, dir);
   }
 }

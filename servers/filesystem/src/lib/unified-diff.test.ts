@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unifiedDiff } from './unified-diff.js';
+import { unifiedDiff, unifiedDiffOfRegions } from './unified-diff.js';
 
 const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
 
@@ -93,5 +93,52 @@ describe('unifiedDiff output applies with patch', () => {
     const diff = unifiedDiff(before.join(''), after.join('') + 'tail without newline', 'f.txt');
     execFileSync('patch', ['-p1', '--quiet'], { cwd: dir, input: diff });
     expect(await fsp.readFile(path.join(dir, 'f.txt'), 'utf8')).toBe(after.join('') + 'tail without newline');
+  });
+});
+
+describe('unifiedDiffOfRegions', () => {
+  it('gives the same diff as a whole-text diff when told where the texts differ', () => {
+    const before = numbered(200);
+    const after = before
+      .replace('line 3\n', 'line three\n')
+      .replace('line 4\n', '')
+      .replace('line 100\n', 'line 100\ninserted\n')
+      .replace('line 200\n', 'line 200');
+    // The spans that differ, found by comparing the texts around each change.
+    const regions = [];
+    let i = 0;
+    let j = 0;
+    while (i < before.length || j < after.length) {
+      if (before[i] === after[j]) {
+        i++;
+        j++;
+        continue;
+      }
+      const start = { i, j };
+      // Resynchronise on the next newline-aligned common tail.
+      let found = false;
+      for (let di = 0; di < 200 && !found; di++) {
+        for (let dj = 0; dj < 200 && !found; dj++) {
+          if (before.slice(i + di, i + di + 20) === after.slice(j + dj, j + dj + 20) && before[i + di - 1] === '\n') {
+            regions.push({ oldStart: start.i, oldEnd: i + di, newStart: start.j, newEnd: j + dj });
+            i += di;
+            j += dj;
+            found = true;
+          }
+        }
+      }
+      if (!found) {
+        regions.push({ oldStart: start.i, oldEnd: before.length, newStart: start.j, newEnd: after.length });
+        break;
+      }
+    }
+    expect(unifiedDiffOfRegions(before, after, regions, 'x.txt')).toBe(unifiedDiff(before, after, 'x.txt'));
+  });
+
+  it('shows a CRLF line without its "\\r", and a line-ending change as removed and added', () => {
+    const diff = unifiedDiff('a\r\nb\r\n', 'a\r\nb\n', 'x.txt');
+    expect(diff).not.toContain('\r');
+    expect(diff).toMatch(/^-b$/m);
+    expect(diff).toMatch(/^\+b$/m);
   });
 });
