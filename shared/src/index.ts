@@ -25,6 +25,7 @@ export {
   blobContents,
   renderJson,
 } from './results.js';
+export { DEFAULT_MAX_RESULT_BYTES, jsonBytes, describeBytes } from './result-budget.js';
 export { toJsonSchema, describeZodError, type JsonSchema } from './json-schema.js';
 export { watchPath } from './watch-path.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
