@@ -2,7 +2,8 @@
 // backtracks) never blocks the event loop: a ping is answered while it runs, and
 // cancellation and session end stop it, so no core stays busy afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { readFileSync } from 'node:fs';
+import { connectStdio, makeTempTree, spawnHttpServer, type TempTree } from '@mcp-reference/test-harness';
 import { bin, makeBigTree, open, refusal, sleep, type Session } from './test-support.js';
 
 let tree: TempTree;
@@ -145,4 +146,63 @@ describe('the published bundle', () => {
       await stdio.close();
     }
   });
+});
+
+/** CPU time (user + system, ms) a process has used so far, from /proc. */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+describe.runIf(process.platform === 'linux')('dropped HTTP connections', () => {
+  it('20 grep_files calls over 20,000 files whose clients hang up stop using the CPU', async () => {
+    // Every line backtracks for a long time, so each call would run for minutes.
+    const big = await makeBigTree(20, 1_000, () => `${'x'.repeat(24)}!\n`);
+    const server = await spawnHttpServer(bin, [big.dir]);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const post = (body: object, extra: Record<string, string> = {}, signal?: AbortSignal) =>
+      fetch(server.url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), signal });
+    try {
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dropper', version: '0' } },
+      });
+      const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+      await init.text();
+      await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+      const drop = new AbortController();
+      const calls = Array.from({ length: 20 }, (_, i) =>
+        post(
+          { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'grep_files', arguments: { path: '.', pattern: '(x+)+y' } } },
+          session,
+          drop.signal,
+        )
+          .then((response) => response.text())
+          .catch(() => undefined),
+      );
+      await sleep(1_000);
+      const pid = server.child.pid!;
+      const busy = cpuOf(pid);
+      await sleep(500);
+      expect(cpuOf(pid) - busy, 'the calls were not running').toBeGreaterThan(200);
+      drop.abort(); // the client hangs up on every call
+      await Promise.all(calls);
+      // Within 3 s (a busy CI machine schedules late), a half second passes nearly idle.
+      const windows: number[] = [];
+      for (let i = 0; i < 6 && !(windows.at(-1)! < 100); i++) {
+        const before = cpuOf(pid);
+        await sleep(500);
+        windows.push(cpuOf(pid) - before);
+      }
+      expect(windows.at(-1), `CPU ms per 500 ms after the drop: ${windows.join(', ')}`).toBeLessThan(100);
+      // And the server still answers.
+      const ping = await post({ jsonrpc: '2.0', id: 99, method: 'ping' }, session);
+      expect(await ping.text()).toContain('"id":99');
+    } finally {
+      await server.close();
+      await big.cleanup();
+    }
+  }, 60_000);
 });
