@@ -258,7 +258,6 @@ export function takePage(
 // ---- The message loop ----
 
 export interface ChildConfig {
-  modulePath: string;
   dbPath: string;
   write: boolean;
   busyTimeoutMs: number;
@@ -267,9 +266,13 @@ export interface ChildConfig {
   maxCursors: number;
 }
 
-/** `load` is the child's own `require` (a bundler would rewrite a `require` written here). */
-export function engineMain(config: ChildConfig, load: (id: string) => unknown): void {
-  const Database = load(config.modulePath) as typeof BetterSqlite3;
+/**
+ * `modules.require` resolves from the server's own module (engine.ts passes one made with
+ * createRequire), so the child loads the better-sqlite3 the package depends on. A method
+ * call, so bundlers leave it alone.
+ */
+export function engineMain(config: ChildConfig, modules: { require(id: string): unknown }): void {
+  const Database = modules.require('better-sqlite3') as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
   type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number };
   const open = (readonly: boolean): Db => {

@@ -3,7 +3,6 @@
 // the time limit, or is cancelled, kills its child, which is respawned on the next call.
 // Other calls never wait behind a runaway one while another child is free.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { CHILD_FUNCTIONS, type ChildConfig, type PageLimits } from './engine-child.js';
 import { SqlError } from './errors.js';
 
@@ -71,9 +70,7 @@ function describeSqliteError(name: string, message: string, code: string | undef
 }
 
 export function createEngine(options: EngineOptions): Engine {
-  const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
   const config: ChildConfig = {
-    modulePath,
     dbPath: options.dbPath,
     write: options.write,
     busyTimeoutMs: options.timeoutMs,
@@ -81,7 +78,7 @@ export function createEngine(options: EngineOptions): Engine {
     cursorIdleMs: options.cursorIdleMs ?? 60_000,
     maxCursors: options.maxCursors ?? 8,
   };
-  const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)}, require);\n`;
+  const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)}, { require: require('node:module').createRequire(${JSON.stringify(import.meta.url)}) });\n`;
   const slots: Slot[] = [];
   const maxSlots = Math.max(1, options.processes ?? 3);
   let nextId = 1;
