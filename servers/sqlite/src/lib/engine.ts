@@ -75,7 +75,7 @@ export function createEngine(options: EngineOptions): Engine {
     write: options.write,
     busyTimeoutMs: options.timeoutMs,
     limits: options.limits,
-    cursorIdleMs: options.cursorIdleMs ?? 60_000,
+    cursorIdleMs: options.cursorIdleMs ?? 30_000,
     maxCursors: options.maxCursors ?? 8,
   };
   const source = `${CHILD_FUNCTIONS.map(String).join('\n')}\nengineMain(${JSON.stringify(config)}, { require: require('node:module').createRequire(${JSON.stringify(import.meta.url)}) });\n`;

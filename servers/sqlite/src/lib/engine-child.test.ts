@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { destructiveReason, inspectStatement, jsonCell, pragmaOf, sqlTokens, statementVerb, takePage } from './engine-child.js';
+
+const tokens = (sql: string) => sqlTokens(sql);
+
+describe('sqlTokens and what is read from them', () => {
+  it('skips comments and strings, and tracks parenthesis depth', () => {
+    expect(tokens("SELECT 'a;b' -- x\n /* DROP */ FROM \"t\"").map((t) => t.text)).toEqual(['SELECT', 'STRING', 'FROM', 'IDENT']);
+    expect(tokens('SELECT (a) FROM t').map((t) => t.depth)).toEqual([0, 0, 1, 0, 0, 0]);
+  });
+
+  it('finds the verb past a WITH clause', () => {
+    expect(statementVerb(tokens('WITH x AS (SELECT 1) DELETE FROM t'))).toBe('DELETE');
+    expect(statementVerb(tokens('  select 1'))).toBe('SELECT');
+  });
+
+  it('calls DROP and a DELETE or UPDATE without a top-level WHERE destructive', () => {
+    expect(destructiveReason(tokens('DROP TABLE t'))).toMatch(/drops table/);
+    expect(destructiveReason(tokens('DELETE FROM t'))).toMatch(/deletes every row/);
+    expect(destructiveReason(tokens("DELETE FROM t -- WHERE id = 1"))).toMatch(/deletes every row/);
+    expect(destructiveReason(tokens("UPDATE t SET a = 'WHERE'"))).toMatch(/updates every row/);
+    expect(destructiveReason(tokens('UPDATE t SET a = (SELECT b FROM u WHERE c)'))).toMatch(/updates every row/);
+    expect(destructiveReason(tokens('DELETE FROM t WHERE id = 1'))).toBeUndefined();
+    expect(destructiveReason(tokens('INSERT INTO t VALUES (1)'))).toBeUndefined();
+  });
+
+  it('names the pragma and whether it carries a value', () => {
+    expect(pragmaOf(tokens('PRAGMA main.journal_mode = WAL'))).toEqual({ name: 'journal_mode', hasArgument: true });
+    expect(pragmaOf(tokens('pragma table_info(users)'))).toEqual({ name: 'table_info', hasArgument: true });
+    expect(pragmaOf(tokens('PRAGMA user_version'))).toEqual({ name: 'user_version', hasArgument: false });
+    expect(pragmaOf(tokens('SELECT 1'))).toBeUndefined();
+  });
+});
+
+describe('inspectStatement on a real connection', () => {
+  let db: Database.Database;
+  beforeAll(() => {
+    db = new Database(':memory:');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); CREATE TABLE u (b)');
+  });
+  afterAll(() => db.close());
+
+  it('passes a read and names the root pages it reads', () => {
+    const verdict = inspectStatement(db, 'SELECT * FROM t JOIN u', 'read');
+    expect(verdict.readonly).toBe(true);
+    expect(verdict.reader).toBe(true);
+    const roots = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name IN ('t', 'u') ORDER BY rootpage").pluck().all();
+    expect([...verdict.readRoots].sort()).toEqual(roots);
+  });
+
+  it('refuses writes in read mode by SQLite verdict, whatever the text says', () => {
+    expect(() => inspectStatement(db, '/* SELECT */ INSERT INTO t (a) VALUES (1)', 'read')).toThrow(/writes to the database/);
+    expect(() => inspectStatement(db, 'INSERT INTO t (a) VALUES (1)', 'write')).not.toThrow();
+  });
+
+  it('refuses ATTACH, DETACH, VACUUM and transaction control in every mode', () => {
+    for (const mode of ['read', 'write'] as const) {
+      expect(() => inspectStatement(db, "ATTACH '/tmp/x.db' AS x", mode)).toThrow(/ATTACH and DETACH/);
+      expect(() => inspectStatement(db, 'DETACH x', mode)).toThrow(/ATTACH and DETACH/);
+      expect(() => inspectStatement(db, "VACUUM INTO '/tmp/y.db'", mode)).toThrow(/VACUUM/);
+      expect(() => inspectStatement(db, 'BEGIN', mode)).toThrow(/Transaction control/);
+    }
+  });
+
+  it('refuses a second statement and an empty one', () => {
+    expect(() => inspectStatement(db, 'SELECT 1; SELECT 2', 'read')).toThrow(/exactly one SQL statement/);
+    expect(() => inspectStatement(db, ' ; -- nothing', 'read')).toThrow(/empty/);
+    expect(() => inspectStatement(db, 'SELECT 1; -- trailing comment', 'read')).not.toThrow();
+  });
+
+  it('binds params for EXPLAIN too', () => {
+    expect(inspectStatement(db, 'SELECT * FROM t WHERE id = ?', 'read', [1]).reader).toBe(true);
+    expect(inspectStatement(db, 'SELECT * FROM t WHERE id = :id', 'read', [{ id: 1 }]).reader).toBe(true);
+  });
+});
+
+describe('cells and pages', () => {
+  it('keeps JSON exact and bounded', () => {
+    expect(jsonCell(2n ** 60n, 100)).toBe('1152921504606846976');
+    expect(jsonCell(5n, 100)).toBe(5);
+    expect(jsonCell(Buffer.from([1, 2]), 100)).toBe("x'0102'");
+    expect(jsonCell('x'.repeat(10), 4)).toBe('xxxx… [truncated: 10 characters in all]');
+    expect(jsonCell(Infinity, 10)).toBe('Infinity');
+  });
+
+  it('stops a page at the row cap or the byte cap, keeping the next row for the next page', () => {
+    const rows = [[1], [2], [3], [4], [5]][Symbol.iterator]();
+    const first = takePage(rows, undefined, { rows: 2, bytes: 1e6, cellBytes: 10 });
+    expect(first).toEqual({ rows: [[1], [2]], more: true, pending: [3] });
+    const second = takePage(rows, first.pending, { rows: 10, bytes: 1e6, cellBytes: 10 });
+    expect(second).toEqual({ rows: [[3], [4], [5]], more: false, pending: undefined });
+    const big = takePage([['a'.repeat(100)], ['b']][Symbol.iterator](), undefined, { rows: 10, bytes: 50, cellBytes: 1000 });
+    expect(big.rows).toHaveLength(1);
+    expect(big.more).toBe(true);
+  });
+});
