@@ -47,12 +47,22 @@
  *               signal?, onProgress?, maxResults? }): Promise<{ matches, truncated, scanned }>
  *   compileSearchPattern(pattern)
  *
- * grep.ts
+ * grep.ts                                       matching runs in a per-call worker (worker-channel.ts)
  *   grepFiles(root, { pattern, literal?, caseSensitive = true, include?, exclude?,
  *             contextLines?, maxResults = 200, maxFileBytes = 50 MB, maxLineLength = 500,
+ *             maxOutputBytes = 2.5 M, timeoutMs = 120 s,
  *             respectGitignore?, gitignoreBoundary?, signal?, onProgress? })
  *     : Promise<{ matches: {path, relative, line, column, text, before, after}[],
- *                 truncated, filesScanned, filesMatched, skipped: {binary, tooLarge, unreadable} }>
+ *                 truncated, truncatedBy?, filesScanned, filesMatched,
+ *                 skipped: {binary, tooLarge, unreadable} }>      context merged as grep -C
+ *
+ * worker-channel.ts
+ *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb? })
+ *     : Promise<{ request(req): Promise<reply>, close() }>   a worker thread for one call
+ *
+ * glob-guard.ts
+ *   assertSafeGlobs(globs, label)                 refuses globs that could backtrack (INVALID_PATTERN)
+ *   unsafeGlobReason(glob), nestedRepetition(regexSource)
  *
  * tree.ts
  *   directoryTree(root, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
@@ -67,7 +77,7 @@
  *
  * file-info.ts   getFileInfo(path): { size, created, modified, accessed, isDirectory, isFile, permissions }
  * copy-move.ts   copyFile(src, dest, { overwrite? }), copyDirectory(src, dest), moveFile(src, dest, { overwrite? })
- * mime.ts        mimeTypeOf(path), isTextMime(mime)
+ * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
  * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
@@ -88,6 +98,8 @@ export * from './unified-diff.js';
 export * from './walk.js';
 export * from './search.js';
 export * from './grep.js';
+export * from './worker-channel.js';
+export * from './glob-guard.js';
 export * from './tree.js';
 export * from './list-directory.js';
 export * from './file-info.js';
