@@ -106,7 +106,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const child = spawn(process.execPath, ['-e', source], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      serialization: 'advanced',
+      serialization: 'json',
       env: { ...process.env, NODE_OPTIONS: '' },
     });
     slot.child = child;
