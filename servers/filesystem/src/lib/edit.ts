@@ -61,8 +61,8 @@ export interface EditOptions {
 /** Edits of a text given as a string (UTF-8), for callers that hold one. */
 export function applyEdits(original: string, edits: readonly Edit[], options: { path?: string } = {}): EditResult {
   const editor = new Editor(Buffer.from(original, 'utf8'));
-  edits.forEach((edit, index) => editor.apply(edit, index));
-  const result = editor.finish(options.path ?? 'file');
+  edits.forEach((edit, index) => drain(editor.apply(edit, index)));
+  const result = drain(editor.finish(options.path ?? 'file'));
   return { content: result.content.toString('utf8'), diff: result.diff, applied: result.applied };
 }
 
@@ -71,13 +71,34 @@ export async function applyEditsToBytes(original: Buffer, edits: readonly Edit[]
   const slicer = createTimeSlicer(options.signal);
   options.signal?.throwIfAborted();
   const editor = new Editor(original);
+  // Each step is a generator that yields now and then; between its steps the event loop
+  // gets a turn every ~10 ms, so pings and other sessions are answered during a big edit.
+  const run = async <T>(steps: Generator<void, T>): Promise<T> => {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (slicer.due()) await slicer.pause();
+    }
+  };
   for (let index = 0; index < edits.length; index++) {
     if (slicer.due()) await slicer.pause();
-    editor.apply(edits[index], index);
+    await run(editor.apply(edits[index], index));
   }
-  if (slicer.due()) await slicer.pause();
-  return editor.finish(options.path ?? 'file');
+  return run(editor.finish(options.path ?? 'file'));
 }
+
+/** Work that yields now and then (to let a caller slice it), run to the end at once. */
+type Steps<T> = Generator<void, T>;
+
+function drain<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How many items a loop handles between yields. */
+const STEP = 8192;
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -107,7 +128,7 @@ class Editor {
     return this.buffer.subarray(0, this.length);
   }
 
-  apply(edit: Edit, index: number): void {
+  *apply(edit: Edit, index: number): Steps<void> {
     const label = describeEdit(index, edit.oldText);
     if (edit.oldText === '') {
       // Allowed only as "fill an empty file": anywhere else there is no place to put it.
@@ -139,11 +160,11 @@ class Editor {
       this.applied.push({ line, match: 'exact' });
       return;
     }
-    this.applyTolerant(label, oldLf, newLf);
+    yield* this.applyTolerant(label, oldLf, newLf);
   }
 
   /** The whitespace-tolerant fallback: lines compared with leading and trailing whitespace ignored. */
-  private applyTolerant(label: string, oldLf: string, newLf: string): void {
+  private *applyTolerant(label: string, oldLf: string, newLf: string): Steps<void> {
     // Latin-1 maps each byte to one character, so offsets in this string are byte offsets.
     const text = this.view().toString('latin1');
     const lines = text.split('\n');
@@ -153,16 +174,20 @@ class Editor {
     if (oldLines.every((line) => trimAscii(line) === '')) throw noMatch(label, 'it is only whitespace, which does not match exactly');
 
     const ids = new Map<string, number>();
-    const fileKeys = internAll(lines, trimAscii, ids);
-    const oldKeys = internAll(oldLines, trimAscii, ids);
-    const found = findRuns(fileKeys, oldKeys);
+    yield;
+    const fileKeys = yield* internAll(lines, trimAscii, ids);
+    const oldKeys = yield* internAll(oldLines, trimAscii, ids);
+    const found = yield* findRuns(fileKeys, oldKeys);
     if (found.length > 1) throw ambiguous(label, found.slice(0, SHOWN_MATCHES).map((i) => i + 1), found.length);
-    if (found.length === 0) throw noMatch(label, diagnose(lines, oldLines));
+    if (found.length === 0) throw noMatch(label, yield* diagnose(lines, oldLines));
 
     const first = found[0];
     const lastLine = first + oldLines.length - 1;
     let from = 0;
-    for (let i = 0; i < first; i++) from += lines[i].length + 1;
+    for (let i = 0; i < first; i++) {
+      from += lines[i].length + 1;
+      if (i % STEP === 0) yield;
+    }
     let to = from;
     for (let i = first; i < lastLine; i++) to += lines[i].length + 1;
     to += lines[lastLine].length;
@@ -248,12 +273,13 @@ class Editor {
     regions.splice(i, j - i, region);
   }
 
-  finish(displayPath: string): ByteEditResult {
+  *finish(displayPath: string): Steps<ByteEditResult> {
     const content = Buffer.from(this.view());
     const changed = !content.equals(this.original);
+    yield;
     const diff = changed
       ? Buffer.from(
-          unifiedDiffOfRegions(this.original.toString('latin1'), content.toString('latin1'), this.regions, displayPath),
+          yield* unifiedDiffOfRegions(this.original.toString('latin1'), content.toString('latin1'), this.regions, displayPath),
           'latin1',
         ).toString('utf8')
       : '';
@@ -293,10 +319,10 @@ const MAX_DIAGNOSE_COMPARISONS = 2_000_000;
 const MAX_CANDIDATES_PER_LINE = 64;
 
 /** Explains why no run of lines matched: whitespace inside lines, or the longest near-miss. */
-function diagnose(lines: readonly string[], oldLines: readonly string[]): string {
+function* diagnose(lines: readonly string[], oldLines: readonly string[]): Steps<string> {
   const squash = (line: string): string => trimAscii(line).replace(/[ \t\f\v\r]+/g, ' ');
   const ids = new Map<string, number>();
-  const loose = findRuns(internAll(lines, squash, ids), internAll(oldLines, squash, ids));
+  const loose = yield* findRuns(yield* internAll(lines, squash, ids), yield* internAll(oldLines, squash, ids));
   if (loose.length > 0) {
     return (
       `it matches at line ${loose[0] + 1} only if whitespace inside lines is ignored. ` +
@@ -305,8 +331,8 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
   }
   // Longest run of consecutive oldText lines found in the file (trimmed), as a hint.
   const keys = new Map<string, number>();
-  const fileKeys = internAll(lines, trimAscii, keys);
-  const oldKeys = internAll(oldLines, trimAscii, keys);
+  const fileKeys = yield* internAll(lines, trimAscii, keys);
+  const oldKeys = yield* internAll(oldLines, trimAscii, keys);
   const blank = keys.get('');
   const byKey = new Map<number, number[]>();
   oldKeys.forEach((key, j) => {
@@ -317,7 +343,9 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
   });
   let best = { length: 0, fileLine: 0, oldLine: 0 };
   let budget = MAX_DIAGNOSE_COMPARISONS;
+  let runs = 0;
   search: for (let i = 0; i < fileKeys.length; i++) {
+    if (i % STEP === 0) yield;
     const candidates = byKey.get(fileKeys[i]);
     if (candidates === undefined) continue;
     for (const j of candidates) {
@@ -328,6 +356,7 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
       budget -= length + 1;
       if (length > best.length) best = { length, fileLine: i, oldLine: j };
       if (budget <= 0) break search;
+      if (++runs % STEP === 0) yield;
     }
   }
   const show = (line: string) => JSON.stringify(clip(fromBinary(trimAscii(line))));
@@ -347,9 +376,10 @@ function diagnose(lines: readonly string[], oldLines: readonly string[]): string
 }
 
 /** Lines as small integers (equal keys, equal ids), so runs compare numbers. */
-function internAll(lines: readonly string[], key: (line: string) => string, ids: Map<string, number>): Int32Array {
+function* internAll(lines: readonly string[], key: (line: string) => string, ids: Map<string, number>): Steps<Int32Array> {
   const out = new Int32Array(lines.length);
   for (let i = 0; i < lines.length; i++) {
+    if (i % STEP === 0) yield;
     const k = key(lines[i]);
     let id = ids.get(k);
     if (id === undefined) ids.set(k, (id = ids.size));
@@ -359,7 +389,7 @@ function internAll(lines: readonly string[], key: (line: string) => string, ids:
 }
 
 /** Start indices of every occurrence of `needle` in `hay` (Knuth-Morris-Pratt: linear time). */
-function findRuns(hay: Int32Array, needle: Int32Array): number[] {
+function* findRuns(hay: Int32Array, needle: Int32Array): Steps<number[]> {
   const m = needle.length;
   const found: number[] = [];
   if (m === 0 || m > hay.length) return found;
@@ -370,6 +400,7 @@ function findRuns(hay: Int32Array, needle: Int32Array): number[] {
     fail[i] = k;
   }
   for (let i = 0, k = 0; i < hay.length; i++) {
+    if (i % (STEP * 16) === 0) yield;
     while (k > 0 && hay[i] !== needle[k]) k = fail[k - 1];
     if (hay[i] === needle[k]) k++;
     if (k === m) {

@@ -96,6 +96,14 @@ describe('unifiedDiff output applies with patch', () => {
   });
 });
 
+/** Runs a stepwise computation to its end. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
 describe('unifiedDiffOfRegions', () => {
   it('gives the same diff as a whole-text diff when told where the texts differ', () => {
     const before = numbered(200);
@@ -132,7 +140,23 @@ describe('unifiedDiffOfRegions', () => {
         break;
       }
     }
-    expect(unifiedDiffOfRegions(before, after, regions, 'x.txt')).toBe(unifiedDiff(before, after, 'x.txt'));
+    expect(drain(unifiedDiffOfRegions(before, after, regions, 'x.txt'))).toBe(unifiedDiff(before, after, 'x.txt'));
+  });
+
+  it('matches the whole-text diff for many scattered edits, near and far apart', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `line ${i}\n`);
+    const changedAt = [0, 2, 9, 17, 18, 40, 47, 100, 106, 107, 300, 499];
+    const after = lines.map((line, i) => (changedAt.includes(i) ? `changed ${i}\n` : line));
+    const before = lines.join('');
+    const regions = [];
+    let oldOffset = 0;
+    let newOffset = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (changedAt.includes(i)) regions.push({ oldStart: oldOffset, oldEnd: oldOffset + lines[i].length, newStart: newOffset, newEnd: newOffset + after[i].length });
+      oldOffset += lines[i].length;
+      newOffset += after[i].length;
+    }
+    expect(drain(unifiedDiffOfRegions(before, after.join(''), regions, 'x.txt'))).toBe(unifiedDiff(before, after.join(''), 'x.txt'));
   });
 
   it('shows a CRLF line without its "\\r", and a line-ending change as removed and added', () => {

@@ -32,13 +32,13 @@ export interface ChangedRegion {
  * lines around `regions` (sorted, not overlapping, offsets into each text) are compared,
  * so the cost follows the size of the changes, not of the file.
  */
-export function unifiedDiffOfRegions(
+export function* unifiedDiffOfRegions(
   oldText: string,
   newText: string,
   regions: readonly ChangedRegion[],
   displayPath = 'file',
   context = 3,
-): string {
+): Generator<void, string> {
   if (oldText === newText) return '';
   const blocks: ChangedRegion[] = [];
   for (const region of regions) {
@@ -61,34 +61,90 @@ export function unifiedDiffOfRegions(
       blocks.push(block);
     }
   }
-  const ops: DiffOp[] = [];
-  const same = (text: string) => {
-    for (const line of splitLines(text)) ops.push({ kind: ' ', line });
+  // Only the changed lines and their context become ops; each run of blocks closer than
+  // 2 * context lines is one segment, cut into hunks as a whole-text diff would cut it.
+  const out = [`--- a/${displayPath.replace(/^\/+/, '')}`, `+++ b/${displayPath.replace(/^\/+/, '')}`];
+  let segment: DiffOp[] | undefined;
+  let segmentOld = 0;
+  let segmentNew = 0;
+  const flush = () => {
+    if (segment !== undefined) for (const hunk of hunks(segment, context, segmentOld, segmentNew)) writeHunk(out, hunk);
+    segment = undefined;
   };
+  let oldLines = 0;
+  let newLines = 0;
   let position = 0;
-  for (const block of blocks) {
-    same(oldText.slice(position, block.oldStart));
+  for (let b = 0; b <= blocks.length; b++) {
+    const block = blocks[b];
+    const gap = gapLines(oldText, position, block === undefined ? oldText.length : block.oldStart, context);
+    if (segment !== undefined && gap.count <= 2 * context) {
+      for (const line of gap.head) segment.push({ kind: ' ', line });
+    } else {
+      if (segment !== undefined) {
+        for (const line of gap.head.slice(0, context)) segment.push({ kind: ' ', line });
+        flush();
+      }
+      if (block !== undefined) {
+        const lead = gap.tail.length;
+        segment = gap.tail.map((line): DiffOp => ({ kind: ' ', line }));
+        segmentOld = oldLines + gap.count - lead;
+        segmentNew = newLines + gap.count - lead;
+      }
+    }
+    oldLines += gap.count;
+    newLines += gap.count;
+    if (block === undefined) break;
     const changed = diffLines(splitLines(oldText.slice(block.oldStart, block.oldEnd)), splitLines(newText.slice(block.newStart, block.newEnd)));
-    for (const op of changed) ops.push(op);
+    for (const op of changed) {
+      segment!.push(op);
+      if (op.kind !== '+') oldLines++;
+      if (op.kind !== '-') newLines++;
+    }
     position = block.oldEnd;
+    yield;
   }
-  same(oldText.slice(position));
-  return format(ops, displayPath, context);
+  flush();
+  return out.length === 2 ? '' : out.join('\n') + '\n';
+}
+
+/**
+ * The whole lines of text[from, to): how many, and the first `context * 2 + 1` and last
+ * `context` of them (all of them when there are that few), without splitting the rest.
+ */
+function gapLines(text: string, from: number, to: number, context: number): { count: number; head: string[]; tail: string[] } {
+  const head: string[] = [];
+  let count = 0;
+  let start = from;
+  let lastStarts: number[] = [];
+  while (start < to) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 || newline >= to ? to : newline + 1;
+    if (head.length <= 2 * context) head.push(text.slice(start, end));
+    lastStarts.push(start);
+    if (lastStarts.length > 2 * context) lastStarts = lastStarts.slice(-context);
+    count++;
+    start = end;
+  }
+  if (count <= 2 * context) return { count, head, tail: head.slice(Math.max(0, count - context)) };
+  const tail = lastStarts.slice(-context).map((begin, i, starts) => text.slice(begin, i + 1 < starts.length ? starts[i + 1] : to));
+  return { count, head, tail };
 }
 
 function format(ops: readonly DiffOp[], displayPath: string, context: number): string {
   const name = displayPath.replace(/^\/+/, '');
   const out = [`--- a/${name}`, `+++ b/${name}`];
-  for (const hunk of hunks(ops, context)) {
-    out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`);
-    for (const op of hunk.ops) {
-      const line = op.line.endsWith('\r\n') ? op.line.slice(0, -2) : op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line;
-      out.push(op.kind + line);
-      if (!op.line.endsWith('\n')) out.push('\\ No newline at end of file');
-    }
-  }
+  for (const hunk of hunks(ops, context)) writeHunk(out, hunk);
   if (out.length === 2) return '';
   return out.join('\n') + '\n';
+}
+
+function writeHunk(out: string[], hunk: Hunk): void {
+  out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`);
+  for (const op of hunk.ops) {
+    const line = op.line.endsWith('\r\n') ? op.line.slice(0, -2) : op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line;
+    out.push(op.kind + line);
+    if (!op.line.endsWith('\n')) out.push('\\ No newline at end of file');
+  }
 }
 
 export interface DiffOp {
@@ -202,7 +258,7 @@ interface Hunk {
   ops: DiffOp[];
 }
 
-function hunks(ops: readonly DiffOp[], context: number): Hunk[] {
+function hunks(ops: readonly DiffOp[], context: number, oldBase = 0, newBase = 0): Hunk[] {
   const changes: number[] = [];
   ops.forEach((op, i) => {
     if (op.kind !== ' ') changes.push(i);
@@ -210,8 +266,8 @@ function hunks(ops: readonly DiffOp[], context: number): Hunk[] {
   const result: Hunk[] = [];
   // Lines of each side before ops[counted], kept as the hunks move forward (linear overall).
   let counted = 0;
-  let oldBefore = 0;
-  let newBefore = 0;
+  let oldBefore = oldBase;
+  let newBefore = newBase;
   let c = 0;
   while (c < changes.length) {
     const begin = Math.max(0, changes[c] - context);
