@@ -16,23 +16,42 @@
  *     .resolveFile(p)             ... that is a regular file
  *     .resolveDirectory(p)        ... that is a directory
  *     .resolveWritable(p)         path that may not exist -> real path to create/replace
+ *     .contains(real)             true when a real path is inside the allowed dirs
+ *     .openFile(p)                { handle, real }: opened (O_NOFOLLOW|O_NONBLOCK), a regular
+ *                                 file, its descriptor's real path checked inside
  *   isWithin(parent, child): boolean            segment-wise containment
  *   realpathAllowedDirs(inputs): Promise<{ directories, skipped: {input, reason}[] }>
  *
  * atomic-write.ts
  *   writeFileAtomic(target, data: string | Uint8Array | (Async)Iterable<chunk>,
- *                   { overwrite = true, mode?, durable = true }): Promise<void>
+ *                   { overwrite = true, mode?, durable = true, confine?, expect? }): Promise<void>
+ *     confine: check the directory and temp file are the real ones inside (symlink swaps)
+ *     expect: FileIdentity | 'absent': CONFLICT if the target changed/appeared meanwhile
+ *   identityOf(bigintStats): FileIdentity      { dev, ino, size, mtimeNs }
  *   isAtomicTempName(name): boolean
  *
+ * open-checked.ts                               opening what the check approved, nothing else
+ *   openRegularFile(path, flags?)              O_NONBLOCK|O_NOFOLLOW, fstat isFile or NOT_A_FILE
+ *   openDirectory(dir), realPathOfHandle(handle, openedPath)   /proc/self/fd, else dev+ino
+ *   assertOpenedInside(handle, opened, confine), assertDirectoryInside(dir, confine)
+ * path-locks.ts  createPathLocks(): { run(key, task), size() }   one write per path at a time
+ * make-dirs.ts   makeDirectories(dir, confine)   mkdir -p, each level checked inside
+ * display-name.ts displayName(name)             a name as one line of text (control chars quoted)
+ *
  * read-text.ts                                   -> TextSlice { text, lines, truncated, bytesRead }
- *   readHead(file, lines, { maxBytes? })
- *   readTail(file, lines, { maxBytes? })         reads backwards; cost ~ size of the lines
- *   readLineRange(file, start, end?, { maxBytes? })   1-based inclusive; OUT_OF_RANGE past the end
- *   readWhole(file, maxBytes = DEFAULT_MAX_TEXT_BYTES): Promise<string>   TOO_LARGE with advice
+ *   (source: a path, or { handle, label } opened and checked by the caller)
+ *   readHead(source, lines, { maxBytes?, signal? })
+ *   readTail(source, lines, { maxBytes?, signal? })   reads backwards; re-reads if the file shrank
+ *   readLineRange(source, start, end?, { maxBytes?, signal?, maxScanBytes = 64 MiB })
+ *                                                1-based inclusive; OUT_OF_RANGE past the end
+ *   readWhole(source, maxBytes), readWholeBytes(source, maxBytes)   TOO_LARGE with advice
  *
  * edit.ts / unified-diff.ts
  *   applyEdits(original, edits: {oldText, newText}[], { path? }): { content, diff, applied }
+ *   applyEditsToBytes(bytes, edits, { path?, signal? }): Promise<{ content: Buffer, diff, applied, changed }>
+ *                                                every byte outside the edits kept; yields every ~10 ms
  *   unifiedDiff(oldText, newText, displayPath = 'file', context = 3): string
+ *   unifiedDiffOfRegions(old, new, regions, displayPath?, context?): Generator<void, string>
  *   diffLines(a: string[], b: string[]): DiffOp[]
  *
  * walk.ts                                        -> WalkEntry { path, relative, name, type, depth }
@@ -67,7 +86,7 @@
  * tree.ts
  *   directoryTree(root, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
  *                 maxEntries = 10,000, maxDepth?, signal?, onProgress? })
- *     : Promise<{ tree: TreeNode[], entries, truncated }>
+ *     : Promise<{ tree: TreeNode[], entries, truncated, skipped? }>   skipped: too deep (PATH_MAX) / loops
  *
  * list-directory.ts
  *   listDirectory(dir, { respectGitignore = true, gitignoreBoundary?, withSizes?,
@@ -76,7 +95,8 @@
  *                 totalDirectories, totalSize? }>
  *
  * file-info.ts   getFileInfo(path): { size, created, modified, accessed, isDirectory, isFile, permissions }
- * copy-move.ts   copyFile(src, dest, { overwrite? }), copyDirectory(src, dest), moveFile(src, dest, { overwrite? })
+ * copy-move.ts   copyFile(src, dest, { overwrite?, confine? }), copyDirectory(src, dest, { confine? }) (all or
+ *                nothing; refuses FIFOs, sockets, devices), moveFile(src, dest, { overwrite?, confine? })
  * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
  * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored
@@ -84,7 +104,7 @@
  *
  * Used by the tools and resources layer:
  * access.ts      allowedDirectories(ceiling, roots), outermost(dirs)
- * entry-path.ts  resolveEntry(policy, requested): { entry, real }
+ * entry-path.ts  resolveEntry(policy, requested, { linkItself? }): { entry, real }
  * file-uri.ts    fileUri(absolute), pathOfFileUri(uri)
  * (search.ts)    findEntries(root, pattern, { after?, ... }): lazy, resumable search_files
  * recent-edits.ts createRecentEdits(limit)
@@ -92,6 +112,10 @@
 export * from './errors.js';
 export * from './path-policy.js';
 export * from './atomic-write.js';
+export * from './open-checked.js';
+export * from './path-locks.js';
+export * from './make-dirs.js';
+export * from './display-name.js';
 export * from './read-text.js';
 export * from './edit.js';
 export * from './unified-diff.js';
