@@ -46,7 +46,7 @@ export interface GrepOptions {
   maxFileBytes?: number;
   /** Longer lines are cut around the match, so one minified file cannot flood a result. Default 500. */
   maxLineLength?: number;
-  /** Stop once the matches' text (paths, lines, context) reaches this many characters. Default 2.5 M. */
+  /** Stop once the response would carry about this many characters of matches (paths, lines, context). Default 4 M. */
   maxOutputBytes?: number;
   /** Stop the whole search after this long. Default 120 s. */
   timeoutMs?: number;
@@ -86,7 +86,7 @@ export interface GrepResult {
 
 export const DEFAULT_MAX_GREP_RESULTS = 200;
 export const DEFAULT_MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_MAX_GREP_OUTPUT_BYTES = 2_500_000;
+export const DEFAULT_MAX_GREP_OUTPUT_BYTES = 4_000_000;
 export const DEFAULT_GREP_TIMEOUT_MS = 120_000;
 
 const MAX_LISTED_SKIPS = 100;
@@ -305,8 +305,12 @@ const grepHandler = (init: GrepInit) => {
         let matched = false;
         let stopped = false;
 
-        const account = (text: string) => {
-          reply.bytes += text.length + 8;
+        // What the response will carry for it: the structured entry, and a text line that
+        // repeats the path for each line shown ("path:12:text", "path-13-context").
+        const lineCost = file.path.length + 12;
+        const account = (lines: string[], isMatch: boolean) => {
+          for (const line of lines) reply.bytes += lineCost + 2 * line.length;
+          if (isMatch) reply.bytes += file.path.length + 48;
           return reply.bytes <= request.maxBytes;
         };
         const block = (text: string) => {
@@ -338,7 +342,7 @@ const grepHandler = (init: GrepInit) => {
                 before: recent,
                 after: [],
               };
-              if (!account(file.path + match.text + recent.join('\n'))) {
+              if (!account([match.text, ...recent], true)) {
                 reply.stoppedBy = 'output_size';
                 stopped = true;
                 return;
@@ -351,7 +355,7 @@ const grepHandler = (init: GrepInit) => {
               recent = [];
             } else if (pendingAfter > 0 && current) {
               const after = clip(content ?? stripCr(text.slice(pos, end)), 0);
-              if (!account(after)) {
+              if (!account([after], false)) {
                 reply.stoppedBy = 'output_size';
                 stopped = true;
                 return;

@@ -69,7 +69,7 @@
  * grep.ts                                       matching runs in a per-call worker (worker-channel.ts)
  *   grepFiles(root, { pattern, literal?, caseSensitive = true, include?, exclude?,
  *             contextLines?, maxResults = 200, maxFileBytes = 50 MB, maxLineLength = 500,
- *             maxOutputBytes = 2.5 M, timeoutMs = 120 s,
+ *             maxOutputBytes = 4 M, timeoutMs = 120 s,
  *             respectGitignore?, gitignoreBoundary?, signal?, onProgress? })
  *     : Promise<{ matches: {path, relative, line, column, text, before, after}[],
  *                 truncated, truncatedBy?, filesScanned, filesMatched,

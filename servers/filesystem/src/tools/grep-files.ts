@@ -10,7 +10,7 @@ export const grepFiles = defineTool({
   description:
     'Search the contents of files under `path` (or one file) for a regular expression, or plain text with literal: true. ' +
     'Returns matching lines with line numbers and optional context, in path order. include/exclude take globs (by name, or by path when they contain "/"). ' +
-    'Overlapping context is merged as grep -C merges it. Stops at max_results or about 2.5 MB of matches (truncatedBy says which: narrow the search to see the rest). ' +
+    'Overlapping context is merged as grep -C merges it. Stops at max_results or when the result reaches about 4 MB (truncatedBy says which: narrow the search to see the rest). ' +
     'Binary files are skipped; .gitignore is respected unless respect_gitignore is false. Only searches within allowed directories.',
   input: z.object({
     pattern: z.string().min(1).describe('JavaScript regular expression (or plain text with literal: true)'),
