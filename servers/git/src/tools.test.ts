@@ -101,6 +101,40 @@ describe('official tools', () => {
     }
   });
 
+  it('git_log pages through a history with merges exactly as git log orders it, and a page asked twice is the same', async () => {
+    await repo.git('checkout', '-q', 'feature');
+    await repo.commit('feature one', { 'f1.txt': '1\n' });
+    await repo.commit('feature two', { 'f2.txt': '2\n' });
+    await repo.git('checkout', '-q', 'main');
+    await repo.commit('main three', { 'm3.txt': '3\n' });
+    await repo.git('merge', '-q', '--no-edit', 'feature');
+    await repo.commit('after merge', { 'm4.txt': '4\n' });
+    const expected = (await repo.git('log', '--format=%H')).split('\n');
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let previous: { cursor?: string; page: string[] } | undefined;
+    do {
+      const out = await s.ok('git_log', { repo_path: repo.root, max_count: 2, ...(cursor ? { cursor } : {}) });
+      const page = out.commits.map((c: any) => c.commit);
+      if (cursor) previous = { cursor, page };
+      seen.push(...page);
+      cursor = out.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    // Asking for a page again (its stream has moved on) walks to it and gives the same commits.
+    const again = await s.ok('git_log', { repo_path: repo.root, max_count: 2, cursor: previous!.cursor });
+    expect(again.commits.map((c: any) => c.commit)).toEqual(previous!.page);
+    // Filters hold across pages.
+    const byPath: string[] = [];
+    cursor = undefined;
+    do {
+      const out = await s.ok('git_log', { repo_path: repo.root, max_count: 1, path: 'f1.txt', ...(cursor ? { cursor } : {}) });
+      byPath.push(...out.commits.map((c: any) => c.subject));
+      cursor = out.nextCursor;
+    } while (cursor);
+    expect(byPath).toEqual(['feature one']);
+  });
+
   it('git_log filters by path, author and dates', async () => {
     expect((await s.ok('git_log', { repo_path: repo.root, path: 'src/b.txt' })).commits.map((c: any) => c.subject)).toEqual(['second']);
     expect((await s.ok('git_log', { repo_path: repo.root, author: 'nobody-like-this' })).commits).toEqual([]);

@@ -130,6 +130,12 @@ export interface RunOptions {
   config?: readonly string[];
 }
 
+/** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
+export function spawnGit(repo: Pick<Repo, 'gitDir' | 'root'>, args: readonly string[], options: Pick<RunOptions, 'config' | 'literalPathspecs'> = {}) {
+  const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
+  return spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 export interface RunResult {
   stdout: Buffer;
   stderr: string;

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { driverOverrides, runGit, type RunOptions, type RunResult } from './git-runner.js';
+import { driverOverrides, runGit, spawnGit, type RunOptions, type RunResult } from './git-runner.js';
+import { createRecordStreams, type RecordStream } from './record-stream.js';
 import type { Repo } from './repo.js';
 import { createCatFile, type CatResult } from './cat-file.js';
 
@@ -16,6 +17,15 @@ export interface GitRunner {
   exclusive<T>(repo: Repo, work: () => Promise<T>): Promise<T>;
   /** An object's type and size, and its content when it is a blob of at most `maxBytes` (one persistent process per repository). */
   catFile(repo: Repo, object: string, maxBytes: number, signal?: AbortSignal): Promise<CatResult>;
+  /**
+   * A git process read a page of records at a time (git_log's cursors). `find` returns
+   * the open stream a cursor points to, if it is still at that position.
+   */
+  streams: {
+    start(repo: Repo, args: readonly string[], options: { key: string; position: number; literalPathspecs?: boolean; signal?: AbortSignal }): Promise<RecordStream>;
+    find(id: string, key: string, position: number): RecordStream | undefined;
+    drop(id: string): void;
+  };
   /** Ends the persistent processes. */
   close(): void;
 }
@@ -37,6 +47,7 @@ export function createGitRunner(): GitRunner {
   const cache = new Map<string, CachedOverrides>();
   const queues = new Map<string, Promise<unknown>>();
   const cat = createCatFile();
+  const records = createRecordStreams();
 
   async function overridesFor(repo: Repo, signal?: AbortSignal): Promise<string[]> {
     const base = [path.join(repo.commonDir, 'config'), path.join(repo.gitDir, 'config.worktree'), path.join(repo.gitDir, 'HEAD')];
@@ -74,6 +85,17 @@ export function createGitRunner(): GitRunner {
       return next;
     },
     catFile: (repo, object, maxBytes, signal) => cat.read(repo, object, maxBytes, signal),
-    close: () => cat.close(),
+    streams: {
+      async start(repo, args, { key, position, literalPathspecs, signal }) {
+        const config = await overridesFor(repo, signal);
+        return records.start(spawnGit(repo, args, { config, literalPathspecs }), key, '\x1e', position);
+      },
+      find: (id, key, position) => records.find(id, key, position),
+      drop: (id) => records.drop(id),
+    },
+    close: () => {
+      cat.close();
+      records.close();
+    },
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { LOG_FORMAT, parseLog } from '../lib/parse.js';
 import { assertNotOption, commitOf, workTreePath, ArgumentError } from '../lib/validate.js';
-import { repoPath, repository, commitSchema, git, commitLink, progressByBytes } from './common.js';
+import { repoPath, repository, commitSchema, commitLink } from './common.js';
 
 export const gitLog = defineTool({
   name: 'git_log',
@@ -33,13 +33,15 @@ export const gitLog = defineTool({
         (out.nextCursor ? `\n(more: cursor ${out.nextCursor})` : ''),
   async handler(args, ctx) {
     const repo = await ctx.repos.resolve(args.repo_path);
-    // A cursor pins the starting commit, so pages stay consistent while the branch moves.
+    // A cursor pins the starting commit (pages stay consistent while the branch moves) and
+    // names the git process still paused after the previous page, if it is open.
     let start: string;
     let skip = 0;
+    let streamId: string | undefined;
     if (args.cursor !== undefined) {
-      const decoded = /^([0-9a-f]{40,64}):(\d+)$/.exec(ctx.cursor.decode(args.cursor));
+      const decoded = /^([0-9a-f]{40,64}):(\d+)(?::([0-9a-f-]{36}))?$/.exec(ctx.cursor.decode(args.cursor));
       if (!decoded) throw new ArgumentError('Invalid cursor: use the nextCursor of the previous call.');
-      [start, skip] = [decoded[1], Number(decoded[2])];
+      [start, skip, streamId] = [decoded[1], Number(decoded[2]), decoded[3]];
     } else {
       try {
         start = await commitOf(repo, args.ref ?? 'HEAD', ctx.signal);
@@ -53,17 +55,26 @@ export const gitLog = defineTool({
     if (args.end_timestamp !== undefined) filters.push(`--until=${assertNotOption(args.end_timestamp, 'end_timestamp')}`);
     if (args.author !== undefined) filters.push(`--author=${assertNotOption(args.author, 'author')}`);
     const paths = args.path === undefined ? [] : [await workTreePath(repo, args.path)];
-    const { stdout } = await git(
-      ctx,
-      repo,
-      ['log', LOG_FORMAT, `--max-count=${args.max_count + 1}`, `--skip=${skip}`, ...filters, '--end-of-options', start, '--', ...paths],
-      { literalPathspecs: true, onData: progressByBytes(ctx) },
-    );
-    const commits = parseLog(stdout.toString('utf8'));
-    const more = commits.length > args.max_count;
-    const page = commits.slice(0, args.max_count);
+    const walk = ['log', LOG_FORMAT, ...filters, '--end-of-options', start, '--', ...paths];
+    const key = `${repo.gitDir}\0${walk.join('\0')}`;
+    let stream = streamId === undefined ? undefined : ctx.git.streams.find(streamId, key, skip);
+    if (!stream) {
+      // No open stream at this position (first page, expired, or a page asked twice): walk to it.
+      const skipped = skip > 0 ? [`--skip=${skip}`] : [];
+      stream = await ctx.git.streams.start(repo, ['log', LOG_FORMAT, ...skipped, ...walk.slice(2)], { key, position: skip, literalPathspecs: true, signal: ctx.signal });
+    }
+    stream.busy = true;
+    let page: ReturnType<typeof parseLog>;
+    let more: boolean;
+    try {
+      page = parseLog((await stream.take(args.max_count, ctx.signal)).join('\x1e'));
+      more = await stream.more(ctx.signal);
+    } finally {
+      stream.busy = false;
+    }
+    if (!more) ctx.git.streams.drop(stream.id);
     return ctx.result(
-      { repository: repo.root, commits: page, ...(more ? { nextCursor: ctx.cursor.encode(`${start}:${skip + args.max_count}`) } : {}) },
+      { repository: repo.root, commits: page, ...(more ? { nextCursor: ctx.cursor.encode(`${start}:${skip + page.length}:${stream.id}`) } : {}) },
       page.slice(0, 100).map((c) => commitLink(ctx, repo, c)),
     );
   },

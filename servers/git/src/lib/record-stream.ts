@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { GitError } from './git-runner.js';
+
+/**
+ * A git process whose output (records ending in a separator) is read a page at a time:
+ * between pages the pipe fills and git waits, so page N costs what page 1 costs instead
+ * of a walk over everything before it. Used by git_log's cursors.
+ */
+export interface RecordStream {
+  readonly id: string;
+  /** What the stream was started for (repository + arguments); a cursor must match it. */
+  readonly key: string;
+  /** Records handed out so far. */
+  readonly position: number;
+  busy: boolean;
+  /** The next `n` records (fewer at the end). */
+  take(n: number, signal?: AbortSignal): Promise<string[]>;
+  /** Whether at least one more record follows. */
+  more(signal?: AbortSignal): Promise<boolean>;
+  close(): void;
+}
+
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+
+function streamOf(child: Child, key: string, separator: string, position: number, onEnd: () => void): RecordStream {
+  const records: string[] = [];
+  let partial = '';
+  let ended = false;
+  let failure: Error | undefined;
+  let stderr = '';
+  let wake: (() => void) | undefined;
+  const HIGH_WATER = 256;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    const parts = (partial + chunk).split(separator);
+    partial = parts.pop() ?? '';
+    records.push(...parts);
+    if (records.length >= HIGH_WATER) child.stdout.pause();
+    wake?.();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stderr.length < 4096) stderr += chunk;
+  });
+  child.on('close', (code) => {
+    ended = true;
+    if (partial.trim()) records.push(partial);
+    if (code !== 0 && code !== null && records.length === 0) failure = new GitError(`git failed: ${stderr.trim().replace(/\n+/g, ' ').slice(0, 500)}`);
+    onEnd();
+    wake?.();
+  });
+  const until = async (enough: () => boolean, signal?: AbortSignal) => {
+    while (!enough() && !ended) {
+      if (signal?.aborted) throw new GitError('The call was cancelled; git was stopped.');
+      child.stdout.resume();
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        wake = done;
+        signal?.addEventListener('abort', done, { once: true });
+      });
+      wake = undefined;
+    }
+    if (failure) throw failure;
+  };
+  const stream: RecordStream = {
+    id: randomUUID(),
+    key,
+    position,
+    busy: false,
+    async take(n, signal) {
+      try {
+        await until(() => records.length >= n, signal);
+      } catch (error) {
+        stream.close();
+        throw error;
+      }
+      const page = records.splice(0, n).map((record) => record.replace(/^\n/, ''));
+      (stream as { position: number }).position += page.length;
+      if (records.length < HIGH_WATER) child.stdout.resume();
+      return page;
+    },
+    async more(signal) {
+      await until(() => records.some((record) => record.trim() !== ''), signal);
+      return records.some((record) => record.trim() !== '');
+    },
+    close() {
+      if (!ended) child.kill('SIGKILL');
+    },
+  };
+  return stream;
+}
+
+/** The open streams of a server: at most `max`, each closed after `idleMs` without a page. */
+export function createRecordStreams(options: { max?: number; idleMs?: number } = {}) {
+  const max = options.max ?? 8;
+  const idleMs = options.idleMs ?? 30_000;
+  const open = new Map<string, { stream: RecordStream; timer: NodeJS.Timeout }>();
+  const drop = (id: string) => {
+    const entry = open.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    open.delete(id);
+    entry.stream.close();
+  };
+  const touch = (id: string) => {
+    const entry = open.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => drop(id), idleMs);
+    entry.timer.unref();
+    // Most recently used last, so the first is the one to drop when full.
+    open.delete(id);
+    open.set(id, entry);
+  };
+  return {
+    start(child: Child, key: string, separator: string, position: number): RecordStream {
+      while (open.size >= max) drop(open.keys().next().value!);
+      let id = '';
+      const stream = streamOf(child, key, separator, position, () => {
+        const entry = open.get(id);
+        if (entry) clearTimeout(entry.timer);
+      });
+      id = stream.id;
+      open.set(id, { stream, timer: setTimeout(() => drop(id), idleMs) });
+      touch(id);
+      return stream;
+    },
+    /** The stream with this id, if it is still open and at `position` for `key`. */
+    find(id: string, key: string, position: number): RecordStream | undefined {
+      const stream = open.get(id)?.stream;
+      if (!stream || stream.key !== key || stream.position !== position || stream.busy) return undefined;
+      touch(id);
+      return stream;
+    },
+    touch,
+    drop,
+    close() {
+      for (const id of [...open.keys()]) drop(id);
+    },
+  };
+}
