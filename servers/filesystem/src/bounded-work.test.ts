@@ -185,13 +185,13 @@ describe.runIf(process.platform === 'linux')('dropped HTTP connections', () => {
       await sleep(1_000);
       const pid = server.child.pid!;
       const busy = cpuOf(pid);
-      await sleep(500);
-      expect(cpuOf(pid) - busy, 'the calls were not running').toBeGreaterThan(200);
+      await sleep(1_000);
+      expect(cpuOf(pid) - busy, 'the calls were not running').toBeGreaterThan(100);
       drop.abort(); // the client hangs up on every call
       await Promise.all(calls);
-      // Within 3 s (a busy CI machine schedules late), a half second passes nearly idle.
+      // Within 5 s (a busy CI machine schedules late), a half second passes nearly idle.
       const windows: number[] = [];
-      for (let i = 0; i < 6 && !(windows.at(-1)! < 100); i++) {
+      for (let i = 0; i < 10 && !(windows.at(-1)! < 100); i++) {
         const before = cpuOf(pid);
         await sleep(500);
         windows.push(cpuOf(pid) - before);
