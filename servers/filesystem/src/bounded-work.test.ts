@@ -79,6 +79,10 @@ describe('CPU-heavy matching runs off the event loop and stops when cancelled', 
     await expectPingWhileRunningThenCancel('search_files', { path: tree.path('names'), pattern: '*a*a*a*a*b' });
   });
 
+  it('search_files with the extglob @(a+)+b on a 40-character name', async () => {
+    await expectPingWhileRunningThenCancel('search_files', { path: tree.path('names'), pattern: '@(a+)+b' });
+  });
+
   it('search_files still finds names with a glob matched in the worker', async () => {
     const out = await session.ok<{ matches: { path: string }[] }>('search_files', { path: tree.path('names'), pattern: '*a*a*a*' });
     expect(out.matches.map((m) => m.path).sort()).toEqual([tree.path('names', 'a'.repeat(40)), tree.path('names', EVIL_NAME)].sort());
