@@ -127,6 +127,40 @@ describe('grepFiles scope and limits', () => {
     expect((error as FsError).message).toMatch(/literal: true/);
   });
 
+  it('searches a file named directly whatever the include globs say', async () => {
+    await files({ 'notes.md': 'token\n' });
+    expect((await grepFiles(path.join(root, 'notes.md'), { pattern: 'token', include: ['*.ts'] })).matches).toHaveLength(1);
+  });
+
+  it('reads a file of several chunks line by line: line numbers, columns and characters split across chunks are right', async () => {
+    // ~6 MB: 1 MB chunks end mid-line and, with 2-byte characters, mid-character.
+    const lines = Array.from({ length: 300_000 }, (_, i) => `é${i + 1} ${'ü'.repeat(i % 7)}x`);
+    await files({ 'big.txt': `${lines.join('\n')}\n` });
+    const wanted = [1, 52_000, 131_073, 150_000, 299_999, 300_000];
+    const result = await grepFiles(root, { pattern: `^é(${wanted.join('|')}) `, maxResults: 100 });
+    expect(result.matches.map((m) => [m.line, m.text])).toEqual(wanted.map((n) => [n, lines[n - 1]]));
+    const tail = await grepFiles(root, { pattern: 'x$', maxResults: 300_000, maxOutputBytes: 1e9 });
+    expect(tail.matches).toHaveLength(300_000);
+    expect(tail.matches.every((m, i) => m.line === i + 1 && m.text === lines[i])).toBe(true);
+  });
+
+  it('stops when the output reaches maxOutputBytes, and says so', async () => {
+    await files({ 'many.txt': 'hit\n'.repeat(10_000) });
+    const result = await grepFiles(root, { pattern: 'hit', maxResults: 100_000, maxOutputBytes: 20_000 });
+    expect(result.truncated).toBe(true);
+    expect(result.truncatedBy).toBe('output_size');
+    expect(result.matches.length).toBeGreaterThan(10);
+    expect(result.matches.length).toBeLessThan(1_000);
+  });
+
+  it('skips a FIFO without blocking on it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    await files({ 'a.txt': 'token\n' });
+    execFileSync('mkfifo', [path.join(root, 'pipe.txt')]);
+    const result = await grepFiles(root, { pattern: 'token' });
+    expect(result.matches.map((m) => m.relative)).toEqual(['a.txt']);
+  });
+
   it('counts files and reports progress', async () => {
     await files({ 'a.txt': 'x', 'b.txt': 'y', 'c/d.txt': 'x' });
     const progress: number[] = [];

@@ -120,9 +120,9 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   });
   let outputBytes = 0;
   // Requests are answered in order; each reply is merged before the next is sent.
-  const scan = async (files: GrepFile[]): Promise<boolean> => {
-    const reply = await worker.request({ files, maxMatches: maxResults - result.matches.length, maxBytes: maxOutputBytes - outputBytes });
-    result.matches.push(...reply.matches);
+  const scan = async (files: GrepFile[], named = false): Promise<boolean> => {
+    const reply = await worker.request({ files, named, maxMatches: maxResults - result.matches.length, maxBytes: maxOutputBytes - outputBytes });
+    for (const match of reply.matches) result.matches.push(match); // not push(...): 100,000 arguments overflow the stack
     result.filesScanned += reply.filesScanned;
     result.filesMatched += reply.filesMatched;
     result.skipped.binary += reply.binary;
@@ -139,7 +139,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   };
   try {
     if (rootIsFile) {
-      await scan([{ path: root, relative: path.basename(root) }]);
+      await scan([{ path: root, relative: path.basename(root) }], true);
       return result;
     }
     const batches = walkBatches(root, {
@@ -176,6 +176,8 @@ interface GrepFile {
 
 interface GrepRequest {
   files: GrepFile[];
+  /** The file was named by the caller: searched whatever the include globs say. */
+  named: boolean;
   maxMatches: number;
   maxBytes: number;
 }
@@ -414,7 +416,7 @@ const grepHandler = (init: GrepInit) => {
       }
     };
     for (const file of request.files) {
-      if (!included(file.relative)) continue;
+      if (!request.named && !included(file.relative)) continue;
       if (!grepOne(file)) break;
     }
     return reply;
