@@ -4,7 +4,7 @@
 // not yet created, one MIME type everywhere, .gitignore in resources/list, prompts under
 // --read-only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { connectStdio, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
@@ -59,6 +59,14 @@ describe('inputs the official server accepts', () => {
     }
     await writeFile(tree.path('cafe\u0301.txt'), 'stored decomposed\n');
     expect((await session.ok<{ content: string }>('read_text_file', { path: tree.path('caf\u00e9.txt') })).content).toBe('stored decomposed\n');
+  });
+
+  it('edit_file with edits: [] succeeds with an empty diff and changes nothing', async () => {
+    const before = numbered(10);
+    const out = await session.ok<{ diff: string }>('edit_file', { path: tree.path('ten.txt'), edits: [] });
+    expect(out.diff).not.toMatch(/^@@/m);
+    expect(out.diff).not.toMatch(/^[-+][^-+]/m);
+    expect(await readFile(tree.path('ten.txt'), 'utf8')).toBe(before);
   });
 
   it('a missing directory on the command line is a warning and is skipped; the others are served', async () => {

@@ -21,7 +21,7 @@ export const editFile = defineTool({
           newText: z.string().describe('Text to replace with'),
         }),
       )
-      .min(1),
+      .describe('Applied in order; none at all is accepted, as in the official server, and changes nothing'),
     dryRun: z.boolean().default(false).describe('Preview changes using git-style diff format'),
   }),
   output: z.object({
