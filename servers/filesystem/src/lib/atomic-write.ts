@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { BigIntStats } from 'node:fs';
 import { FsError, errnoCode, toFsError } from './errors.js';
-import { assertDirectoryInside, assertOpenedInside, realPathOfHandle, swapped, type Confine } from './open-checked.js';
+import { assertOpenedInside, holdDirectory, type Confine } from './open-checked.js';
 
 export interface AtomicWriteOptions {
   /** When false, fail with EXISTS instead of replacing an existing file. Default true. */
@@ -14,10 +14,11 @@ export interface AtomicWriteOptions {
   /** fsync the data and the directory before returning. Default true. */
   durable?: boolean;
   /**
-   * The allowed directories. When given, the directory is checked to be the one the
-   * caller resolved (not a symlink swapped in) before the temporary file is made, the
-   * temporary file is checked after it is opened, and the directory again right before
-   * the rename; on any failure the temporary file is removed and nothing is replaced.
+   * The allowed directories. When given, the directory is opened and checked to be the
+   * one the caller resolved (not reached through a symlink swapped in), and the temporary
+   * file is checked after it is opened. The temporary file, the check of the target and
+   * the rename all go through the open directory (/proc/self/fd on Linux), so a swap of
+   * its path afterwards cannot redirect them; on any failure the temporary file is removed.
    */
   confine?: Confine;
   /**
@@ -64,75 +65,72 @@ export type AtomicWriteData = string | Uint8Array | AsyncIterable<Uint8Array | s
 export async function writeFileAtomic(target: string, data: AtomicWriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const { overwrite = true, durable = true, confine, expect } = options;
   const dir = path.dirname(target);
-  const existing = await fsp.lstat(target).catch((error: unknown) => {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw toFsError(error, target);
-  });
-  if (existing?.isDirectory()) {
-    throw new FsError('NOT_A_FILE', `${target} is a directory; give the path of a file to write.`);
-  }
-  if (existing && !overwrite) {
-    throw new FsError('EXISTS', `${target} already exists. Choose another name, or ask to overwrite it.`);
-  }
-  // Keep the permissions of the file being replaced; a symlink's own mode means nothing.
-  const keepMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
-
-  if (confine) await assertDirectoryInside(dir, confine, target);
-  const temp = path.join(dir, tempName(path.basename(target)));
-  let handle: FileHandle | undefined;
-  // Where the temporary file really is (it is removed from there on failure).
-  let tempReal: string | undefined;
+  const name = path.basename(target);
+  // Every name below is reached through the held directory, so a swap of its path for a
+  // symlink after this check cannot move the write elsewhere.
+  const held = await holdDirectory(dir, { confine, requested: target }).catch((error: unknown) => Promise.reject(toFsError(error, target)));
   try {
-    handle = await fsp.open(temp, 'wx', keepMode ?? options.mode ?? 0o666);
-    tempReal = (await realPathOfHandle(handle, temp)) ?? temp;
-    if (confine && (path.dirname(tempReal) !== dir || !(await confine(tempReal)))) throw swapped(target);
-    // open() applies the umask; chmod restores the exact bits of the replaced file.
-    if (keepMode !== undefined) await handle.chmod(keepMode);
-    if (existing?.isFile()) await handle.chown(existing.uid, existing.gid).catch(() => undefined);
-    await writeAll(handle, data);
-    if (durable) await handle.sync();
-    if (confine) {
-      await assertDirectoryInside(dir, confine, target);
-      await assertOpenedInside(handle, temp, confine, target);
+    const at = held.at(name);
+    const existing = await fsp.lstat(at).catch((error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw toFsError(error, target);
+    });
+    if (existing?.isDirectory()) {
+      throw new FsError('NOT_A_FILE', `${target} is a directory; give the path of a file to write.`);
     }
-    await assertExpected(target, expect);
-    // Windows cannot rename an open file; elsewhere the descriptor stays open to find the file on failure.
-    if (process.platform === 'win32') {
+    if (existing && !overwrite) {
+      throw new FsError('EXISTS', `${target} already exists. Choose another name, or ask to overwrite it.`);
+    }
+    // Keep the permissions of the file being replaced; a symlink's own mode means nothing.
+    const keepMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
+
+    const temp = held.at(tempName(name));
+    let handle: FileHandle | undefined;
+    let created = false;
+    try {
+      handle = await fsp.open(temp, 'wx', keepMode ?? options.mode ?? 0o666);
+      created = true;
+      if (confine) await assertOpenedInside(handle, temp, confine, target);
+      // open() applies the umask; chmod restores the exact bits of the replaced file.
+      if (keepMode !== undefined) await handle.chmod(keepMode);
+      if (existing?.isFile()) await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+      await writeAll(handle, data);
+      if (durable) await handle.sync();
       await handle.close();
       handle = undefined;
-    }
-    // Create without replacing when nothing was there (or nothing may be replaced):
-    // link(2) fails if the name exists, closing the gap between the checks and now.
-    if (overwrite && !(expect === 'absent' || existing === undefined)) {
-      await fsp.rename(temp, target);
-    } else {
-      try {
-        await fsp.link(temp, target);
-        await fsp.unlink(temp);
-      } catch (error) {
-        const code = errnoCode(error);
-        if (code === 'EEXIST') throw appeared(target, overwrite);
-        // A filesystem without hard links: check once more, then rename.
-        if (!overwrite || !(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS')) throw error;
-        await assertExpected(target, 'absent');
-        await fsp.rename(temp, target);
+      await assertExpected(at, target, expect);
+      // Create without replacing when nothing was there (or nothing may be replaced):
+      // link(2) fails if the name exists, closing the gap between the checks and now.
+      if (overwrite && !(expect === 'absent' || existing === undefined)) {
+        await fsp.rename(temp, at);
+      } else {
+        try {
+          await fsp.link(temp, at);
+          await fsp.unlink(temp);
+        } catch (error) {
+          const code = errnoCode(error);
+          if (code === 'EEXIST') throw appeared(target, overwrite);
+          // A filesystem without hard links: check once more, then rename.
+          if (!overwrite || !(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS')) throw error;
+          await assertExpected(at, target, 'absent');
+          await fsp.rename(temp, at);
+        }
       }
+      created = false;
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      if (created) await fsp.unlink(temp).catch(() => undefined);
+      throw toFsError(error, target);
     }
-    await handle?.close();
-    handle = undefined;
-  } catch (error) {
-    // The descriptor says where the temporary file went, even if its directory moved.
-    const where = handle ? ((await realPathOfHandle(handle, temp).catch(() => undefined)) ?? tempReal ?? temp) : undefined;
-    await handle?.close().catch(() => undefined);
-    if (where !== undefined) await fsp.unlink(where).catch(() => undefined);
-    throw toFsError(error, target);
+    if (durable) await held.sync();
+  } finally {
+    await held.close();
   }
-  if (durable) await syncDirectory(dir);
 }
 
-async function assertExpected(target: string, expect: AtomicWriteOptions['expect']): Promise<void> {
+async function assertExpected(at: string, target: string, expect: AtomicWriteOptions['expect']): Promise<void> {
   if (expect === undefined) return;
-  const now = await fsp.lstat(target, { bigint: true }).catch((error: unknown) => {
+  const now = await fsp.lstat(at, { bigint: true }).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw toFsError(error, target);
   });
@@ -163,19 +161,8 @@ async function writeAll(handle: FileHandle, data: AtomicWriteData): Promise<void
   for await (const chunk of data) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
 }
 
-// The rename is only durable once the directory entry is; some platforms cannot open
-// a directory for fsync, which is not worth failing a completed write for.
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await fsp.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // best effort
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
+// The rename is only durable once the directory entry is: `held.sync()` fsyncs the
+// directory (best effort: some platforms cannot).
 
 /** Dot-prefixed so editors, watchers and listings treat it as hidden; short enough for NAME_MAX. */
 function tempName(base: string): string {

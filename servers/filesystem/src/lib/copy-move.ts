@@ -4,7 +4,7 @@ import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { makeDirectories } from './make-dirs.js';
-import { assertDirectoryInside, assertOpenedInside, openRegularFile, type Confine } from './open-checked.js';
+import { assertOpenedInside, holdDirectory, openRegularFile, type Confine, type HeldDirectory } from './open-checked.js';
 
 /**
  * copy_file and move_file on paths the policy has already resolved.
@@ -27,16 +27,21 @@ export interface CopyMoveOptions {
  * permission bits, a replaced one keeps its own.
  */
 export async function copyFile(source: string, destination: string, options: CopyMoveOptions = {}): Promise<void> {
+  return copyRegular(source, source, destination, options);
+}
+
+/** copyFile, opening the source by `openPath` (a held directory's `at(name)`) and naming it `source`. */
+async function copyRegular(openPath: string, source: string, destination: string, options: CopyMoveOptions): Promise<void> {
   const { confine } = options;
   // Opened first, then checked: the bytes copied are those of the file the check approved.
-  const handle = await openRegularFile(source).catch((error: unknown) => {
+  const handle = await openRegularFile(openPath).catch((error: unknown) => {
     if (error instanceof FsError && error.code === 'NOT_A_FILE' && /directory/.test(error.message)) {
       throw new FsError('NOT_A_FILE', `${source} is a directory; copy_file copies single files. Create the directory, then copy its files.`);
     }
     throw error;
   });
   try {
-    if (confine) await assertOpenedInside(handle, source, confine);
+    if (confine) await assertOpenedInside(handle, openPath, confine, source);
     const stats = await handle.stat();
     await assertDestination(source, destination, options);
     await writeFileAtomic(destination, handle.createReadStream({ start: 0, autoClose: false }), {
@@ -63,46 +68,55 @@ export async function copyDirectory(source: string, destination: string, options
   if (isInside(source, destination)) {
     throw new FsError('INVALID_ARGUMENT', `Cannot copy ${source} into itself (${destination}).`);
   }
-  if (confine) await assertDirectoryInside(source, confine);
-  const entries = await listTree(source);
-  if (confine) await makeDirectories(path.dirname(destination), confine);
-  else await fsp.mkdir(path.dirname(destination), { recursive: true });
+  const name = path.basename(destination);
+  const held: HeldDirectory[] = [];
+  const hold = async (dir: string, via?: string) => {
+    const directory = await holdDirectory(dir, { confine, via });
+    held.push(directory);
+    return directory;
+  };
+  let parent: HeldDirectory | undefined;
+  let created = false;
   try {
-    await fsp.mkdir(destination, { mode: (await fsp.stat(source)).mode & 0o777 });
-  } catch (error) {
-    throw toFsError(error, destination);
-  }
-  try {
-    if (confine) await assertDirectoryInside(destination, confine);
-    for (const entry of entries) {
-      const from = path.join(source, entry.relative);
-      const to = path.join(destination, entry.relative);
-      if (entry.type === 'directory') {
-        await fsp.mkdir(to, { mode: (await fsp.lstat(from)).mode & 0o777 });
-        if (confine) await assertDirectoryInside(to, confine);
-      } else if (entry.type === 'symlink') {
-        await fsp.symlink(await fsp.readlink(from), to);
-      } else {
-        await copyFile(from, to, { confine });
+    const from = await hold(source);
+    await assertCopyable(from.at(''), source);
+    if (confine) await makeDirectories(path.dirname(destination), confine);
+    else await fsp.mkdir(path.dirname(destination), { recursive: true });
+    parent = await hold(path.dirname(destination));
+    await fsp.mkdir(parent.at(name), { mode: (await fsp.stat(from.at(''))).mode & 0o777 }).catch((error: unknown) => Promise.reject(toFsError(error, destination)));
+    created = true;
+    // Every directory is held open while its entries are copied, so neither side can be
+    // swapped for a symlink under the copy.
+    const copyInto = async (src: HeldDirectory, srcPath: string, dst: HeldDirectory, dstPath: string): Promise<void> => {
+      const dirents = await fsp.readdir(src.at(''), { withFileTypes: true });
+      for (const dirent of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const fromPath = path.join(srcPath, dirent.name);
+        const toPath = path.join(dstPath, dirent.name);
+        if (dirent.isDirectory()) {
+          await fsp.mkdir(dst.at(dirent.name), { mode: (await fsp.lstat(src.at(dirent.name))).mode & 0o777 });
+          await copyInto(await hold(fromPath, src.at(dirent.name)), fromPath, await hold(toPath, dst.at(dirent.name)), toPath);
+        } else if (dirent.isSymbolicLink()) {
+          await fsp.symlink(await fsp.readlink(src.at(dirent.name)), dst.at(dirent.name));
+        } else if (dirent.isFile()) {
+          await copyRegular(src.at(dirent.name), fromPath, toPath, { confine });
+        } else {
+          throw special(fromPath, source);
+        }
       }
-    }
+    };
+    await copyInto(from, source, await hold(destination, parent.at(name)), destination);
   } catch (error) {
-    // Roll back: remove what was made, as long as the destination is still the directory we made.
-    const ours = confine ? await assertDirectoryInside(destination, confine).then(() => true, () => false) : true;
-    if (ours) await fsp.rm(destination, { recursive: true, force: true }).catch(() => undefined);
+    // Roll back: remove what was made, through the held parent (so nothing else is removed).
+    if (created && parent) await fsp.rm(parent.at(name), { recursive: true, force: true }).catch(() => undefined);
     const reason = error instanceof FsError ? error.message : (error as Error).message;
     throw new FsError(error instanceof FsError ? error.code : 'IO_ERROR', `${reason} Nothing was copied to ${destination}.`, { cause: error });
+  } finally {
+    for (const directory of held) await directory.close();
   }
 }
 
-interface TreeEntry {
-  relative: string;
-  type: 'file' | 'directory' | 'symlink';
-}
-
-/** Every entry under `root`, parents before children; refuses special files up front. */
-async function listTree(root: string): Promise<TreeEntry[]> {
-  const out: TreeEntry[] = [];
+/** Refuses, before anything is copied, a tree holding anything but files, directories and symlinks. */
+async function assertCopyable(root: string, label: string): Promise<void> {
   const pending = [''];
   while (pending.length > 0) {
     const relative = pending.pop()!;
@@ -110,25 +124,22 @@ async function listTree(root: string): Promise<TreeEntry[]> {
     try {
       dirents = await fsp.readdir(path.join(root, relative), { withFileTypes: true });
     } catch (error) {
-      throw toFsError(error, path.join(root, relative));
+      throw toFsError(error, path.join(label, relative));
     }
-    for (const dirent of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const dirent of dirents) {
       const child = relative === '' ? dirent.name : path.join(relative, dirent.name);
-      if (dirent.isDirectory()) {
-        out.push({ relative: child, type: 'directory' });
-        pending.push(child);
-      } else if (dirent.isSymbolicLink()) out.push({ relative: child, type: 'symlink' });
-      else if (dirent.isFile()) out.push({ relative: child, type: 'file' });
-      else {
-        throw new FsError(
-          'NOT_A_FILE',
-          `${path.join(root, child)} is not a regular file, directory or symbolic link (a pipe, socket or device), so ${root} ` +
-            'cannot be copied. Nothing was copied; copy its other contents one by one, or remove that entry first.',
-        );
-      }
+      if (dirent.isDirectory()) pending.push(child);
+      else if (!dirent.isFile() && !dirent.isSymbolicLink()) throw special(path.join(label, child), label);
     }
   }
-  return out;
+}
+
+function special(entry: string, root: string): FsError {
+  return new FsError(
+    'NOT_A_FILE',
+    `${entry} is not a regular file, directory or symbolic link (a pipe, socket or device), so ${root} ` +
+      'cannot be copied. Nothing was copied; copy its other contents one by one, or remove that entry first.',
+  );
 }
 
 function isInside(parent: string, child: string): boolean {
@@ -147,13 +158,15 @@ function isInside(parent: string, child: string): boolean {
 export async function moveFile(source: string, destination: string, options: CopyMoveOptions = {}): Promise<void> {
   const stats = await fsp.lstat(source).catch((error: unknown) => Promise.reject(toFsError(error, source)));
   await assertDestination(source, destination, options);
-  if (options.confine) {
-    // Right before the rename: both directories are still the real ones that were checked.
-    await assertDirectoryInside(path.dirname(source), options.confine, source);
-    await assertDirectoryInside(path.dirname(destination), options.confine, destination);
-  }
+  // Both directories held open and checked: the rename happens in them, whatever is
+  // swapped in at their paths meanwhile.
+  const from = await holdDirectory(path.dirname(source), { confine: options.confine, requested: source });
+  const to = await holdDirectory(path.dirname(destination), { confine: options.confine, requested: destination }).catch(async (error: unknown) => {
+    await from.close();
+    throw error;
+  });
   try {
-    await fsp.rename(source, destination);
+    await fsp.rename(from.at(path.basename(source)), to.at(path.basename(destination)));
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EXDEV' && stats.isFile()) {
@@ -166,6 +179,9 @@ export async function moveFile(source: string, destination: string, options: Cop
     }
     if (code === 'EINVAL') throw new FsError('INVALID_ARGUMENT', `Cannot move ${source} into itself (${destination}).`);
     throw toFsError(error, destination);
+  } finally {
+    await from.close();
+    await to.close();
   }
 }
 

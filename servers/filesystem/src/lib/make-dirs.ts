@@ -1,14 +1,14 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
-import { assertDirectoryInside, swapped, type Confine } from './open-checked.js';
+import { holdDirectory, type Confine } from './open-checked.js';
 
 /**
  * `mkdir -p` that stays inside the allowed directories while someone swaps directories
- * for symlinks: the deepest existing ancestor is checked to be the real directory the
- * path names, then each missing directory is made one at a time and checked right
- * after; one that turns out to lie elsewhere is removed again and the call refused.
- * Returns true when it created anything.
+ * for symlinks: the deepest existing ancestor is opened and checked to be the real
+ * directory the path names, and each missing directory is made inside the one held open
+ * before it (through /proc/self/fd on Linux), then opened and held in turn. Returns true
+ * when it created anything.
  */
 export async function makeDirectories(dir: string, confine: Confine): Promise<boolean> {
   const missing: string[] = [];
@@ -27,21 +27,21 @@ export async function makeDirectories(dir: string, confine: Confine): Promise<bo
     missing.unshift(existing);
     existing = parent;
   }
-  await assertDirectoryInside(existing, confine, dir);
-  for (const next of missing) {
-    try {
-      await fsp.mkdir(next);
-    } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') throw toFsError(error, next);
+  let held = await holdDirectory(existing, { confine, requested: dir });
+  try {
+    for (const next of missing) {
+      const name = path.basename(next);
+      try {
+        await fsp.mkdir(held.at(name));
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw toFsError(error, next);
+      }
+      const child = await holdDirectory(next, { confine, via: held.at(name), requested: dir });
+      await held.close();
+      held = child;
     }
-    try {
-      await assertDirectoryInside(next, confine, dir);
-    } catch (error) {
-      // Made through a swapped parent: find where it really went and take it back.
-      const real = await fsp.realpath(next).catch(() => undefined);
-      if (real !== undefined && !(await confine(real))) await fsp.rmdir(real).catch(() => undefined);
-      throw error instanceof FsError ? error : swapped(dir);
-    }
+  } finally {
+    await held.close();
   }
   return missing.length > 0;
 }

@@ -107,6 +107,56 @@ export async function assertDirectoryInside(dir: string, confine: Confine, reque
   }
 }
 
+/** A directory held open, so that names can be created and renamed in that very directory. */
+export interface HeldDirectory {
+  /** The path it was opened by. */
+  path: string;
+  /**
+   * A path that reaches `name` in the held directory itself: on Linux through
+   * /proc/self/fd/N (the kernel resolves it to the open directory, whatever is at its old
+   * path now: the *at() system calls Node lacks); elsewhere the plain path.
+   */
+  at(name: string): string;
+  /** fsync of the directory (best effort). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the directory `dir` (no final symlink) and holds it. With `confine`, it must be
+ * inside the allowed directories and really be `dir` (not reached through a symlink
+ * swapped in on the way); `via` opens it by another path (a held parent's `at(name)`).
+ */
+export async function holdDirectory(
+  dir: string,
+  options: { confine?: Confine; via?: string; requested?: string } = {},
+): Promise<HeldDirectory> {
+  const { confine, requested = dir } = options;
+  if (process.platform === 'win32') {
+    // Windows cannot open a directory as a file: check its real path, then use plain paths.
+    if (confine && ((await fsp.realpath(dir).catch(() => undefined)) !== dir || !(await confine(dir)))) throw swapped(requested);
+    return { path: dir, at: (name) => path.join(dir, name), sync: async () => undefined, close: async () => undefined };
+  }
+  const handle = await openDirectory(options.via ?? dir);
+  try {
+    const viaProc = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (confine) {
+      const real = viaProc ?? (await realPathOfHandle(handle, dir));
+      if (real === undefined || real !== dir || !(await confine(real))) throw swapped(requested);
+    }
+    const base = viaProc !== undefined && path.isAbsolute(viaProc) ? `/proc/self/fd/${handle.fd}` : dir;
+    return {
+      path: dir,
+      at: (name) => path.join(base, name),
+      sync: () => handle.sync().catch(() => undefined),
+      close: () => handle.close().catch(() => undefined),
+    };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 export function swapped(requested: string): FsError {
   return new FsError(
     'ACCESS_DENIED',
