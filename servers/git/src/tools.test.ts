@@ -114,7 +114,7 @@ describe('official tools', () => {
     let cursor: string | undefined;
     let previous: { cursor?: string; page: string[] } | undefined;
     do {
-      const out = await s.ok('git_log', { repo_path: repo.root, max_count: 2, ...(cursor ? { cursor } : {}) });
+      const out: any = await s.ok('git_log', { repo_path: repo.root, max_count: 2, ...(cursor ? { cursor } : {}) });
       const page = out.commits.map((c: any) => c.commit);
       if (cursor) previous = { cursor, page };
       seen.push(...page);
@@ -128,7 +128,7 @@ describe('official tools', () => {
     const byPath: string[] = [];
     cursor = undefined;
     do {
-      const out = await s.ok('git_log', { repo_path: repo.root, max_count: 1, path: 'f1.txt', ...(cursor ? { cursor } : {}) });
+      const out: any = await s.ok('git_log', { repo_path: repo.root, max_count: 1, path: 'f1.txt', ...(cursor ? { cursor } : {}) });
       byPath.push(...out.commits.map((c: any) => c.subject));
       cursor = out.nextCursor;
     } while (cursor);

@@ -15,8 +15,8 @@ export interface RecordStream {
   /** Records handed out so far. */
   readonly position: number;
   busy: boolean;
-  /** The next `n` records (fewer at the end). */
-  take(n: number, signal?: AbortSignal): Promise<string[]>;
+  /** The next `n` records (fewer at the end); `progress` hears how many are ready, now and then. */
+  take(n: number, signal?: AbortSignal, progress?: (ready: number) => void): Promise<string[]>;
   /** Whether at least one more record follows. */
   more(signal?: AbortSignal): Promise<boolean>;
   close(): void;
@@ -32,12 +32,14 @@ function streamOf(child: Child, key: string, separator: string, position: number
   let stderr = '';
   let wake: (() => void) | undefined;
   const HIGH_WATER = 256;
+  /** Records the current take asks for: buffering stops past that (and HIGH_WATER). */
+  let wanted = 0;
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
     const parts = (partial + chunk).split(separator);
     partial = parts.pop() ?? '';
     records.push(...parts);
-    if (records.length >= HIGH_WATER) child.stdout.pause();
+    if (records.length >= Math.max(HIGH_WATER, wanted)) child.stdout.pause();
     wake?.();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -50,8 +52,9 @@ function streamOf(child: Child, key: string, separator: string, position: number
     onEnd();
     wake?.();
   });
-  const until = async (enough: () => boolean, signal?: AbortSignal) => {
+  const until = async (enough: () => boolean, signal?: AbortSignal, progress?: () => void) => {
     while (!enough() && !ended) {
+      progress?.();
       if (signal?.aborted) throw new GitError('The call was cancelled; git was stopped.');
       child.stdout.resume();
       await new Promise<void>((resolve) => {
@@ -71,9 +74,15 @@ function streamOf(child: Child, key: string, separator: string, position: number
     key,
     position,
     busy: false,
-    async take(n, signal) {
+    async take(n, signal, progress) {
+      let reported = 0;
+      wanted = n + 1;
+      const report = () => {
+        // Between pages git waits on a full pipe; a long page (a big max_count) says how far it got.
+        if (progress && records.length - reported >= 1_000) progress((reported = records.length));
+      };
       try {
-        await until(() => records.length >= n, signal);
+        await until(() => records.length >= n, signal, report);
       } catch (error) {
         stream.close();
         throw error;

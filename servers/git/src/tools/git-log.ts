@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { LOG_FORMAT, parseLog } from '../lib/parse.js';
+import { DEFAULT_TIMEOUT_MS, GitError } from '../lib/git-runner.js';
 import { assertNotOption, commitOf, workTreePath, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, commitSchema, commitLink } from './common.js';
 
@@ -64,11 +65,18 @@ export const gitLog = defineTool({
       stream = await ctx.git.streams.start(repo, ['log', LOG_FORMAT, ...skipped, ...walk.slice(2)], { key, position: skip, literalPathspecs: true, signal: ctx.signal });
     }
     stream.busy = true;
+    // The same time limit as every other git call; cancellation and session end abort it too.
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]);
     let page: ReturnType<typeof parseLog>;
     let more: boolean;
     try {
-      page = parseLog((await stream.take(args.max_count, ctx.signal)).join('\x1e'));
-      more = await stream.more(ctx.signal);
+      page = parseLog((await stream.take(args.max_count, signal, (ready) => void ctx.progress(ready, args.max_count, `${ready} commits read`))).join('\x1e'));
+      more = await stream.more(signal);
+    } catch (error) {
+      if (signal.aborted && !ctx.signal.aborted) {
+        throw new GitError(`git log took longer than ${DEFAULT_TIMEOUT_MS / 1000} s and was stopped. Narrow it (path, author, dates, a smaller max_count).`);
+      }
+      throw error;
     } finally {
       stream.busy = false;
     }
