@@ -39,6 +39,7 @@ export const directoryTree = defineTool({
     nextCursor: z.string().optional().describe('More entries: call again with this cursor'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Pass a smaller max_entries or a max_depth (and follow nextCursor), or a deeper path.',
   // The text is the JSON the official server returns (an array of {name, type, children}),
   // so clients that parse it keep working; a page note goes in a second block. Compact, not
   // indented as there: indentation more than doubled a 50,000-entry page (7.9 MB against 3 MB).

@@ -44,6 +44,7 @@ export const grepFiles = defineTool({
     skipped: z.object({ binary: z.number().int(), tooLarge: z.array(z.string()), unreadable: z.array(z.string()) }),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Lower max_results or context_lines, add include globs, or search a narrower path.',
   render: (out) => {
     if (out.matches.length === 0) return `No matches (${out.filesScanned} files searched).`;
     // As grep -C prints: each line once, "--" only between groups that do not touch.

@@ -28,6 +28,7 @@ export const listDirectoryWithSizes = defineTool({
     nextCursor: z.string().optional().describe('More entries: call again with this cursor'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Follow nextCursor page by page, or list a narrower directory.',
   render: (out) =>
     [
       ...out.entries.map((e) => `${e.type === 'directory' ? '[DIR] ' : '[FILE]'} ${e.name.padEnd(30)} ${e.type === 'directory' ? '' : formatSize(e.size).padStart(10)}`),

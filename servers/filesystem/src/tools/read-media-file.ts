@@ -22,6 +22,7 @@ export const readMediaFile = defineTool({
     kind: z.enum(['image', 'audio', 'blob']),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Read a smaller file.',
   render: (out) => `${out.path}: ${out.kind} ${out.mimeType}, ${out.size} bytes`,
   async handler({ path }, ctx) {
     const limit = Math.min(ctx.maxReadBytes, MAX_MEDIA_BYTES);

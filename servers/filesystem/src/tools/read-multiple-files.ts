@@ -36,6 +36,7 @@ export const readMultipleFiles = defineTool({
     omitted: z.number().int().optional().describe('Files left out because the response reached its size limit'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Read fewer files per call, or the large ones with read_text_file and head, tail or a line range.',
   render: (out) =>
     out.files.map((f) => (f.error !== undefined ? `${f.path}: Error - ${f.error}` : `${f.path}:\n${f.content}\n`)).join('\n---\n') +
     (out.omitted ? `\n---\n(${out.omitted} files left out at the ${formatSize(MAX_MULTIPLE_READ_BYTES)} response limit: read them separately)` : ''),

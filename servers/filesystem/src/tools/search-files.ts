@@ -27,6 +27,7 @@ export const searchFiles = defineTool({
     nextCursor: z.string().optional().describe('More matches: call again with this cursor'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  whenTooLarge: 'Pass a smaller max_results (and follow nextCursor), or search a narrower path.',
   render: (out) =>
     (out.matches.length ? out.matches.map((m) => m.path).join('\n') : 'No matches found') +
     (out.nextCursor ? `\n(more matches: call again with cursor "${out.nextCursor}")` : ''),
