@@ -49,6 +49,7 @@ function defineReader(name: string, title: string, text: string) {
     input,
     output,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    whenTooLarge: 'Read fewer lines: head, tail or start_line/end_line.',
     render: (out) =>
       out.nextStartLine === undefined
         ? out.content
