@@ -24,12 +24,12 @@ describe('runInWorker', () => {
     expect(sum).toBe(6);
   });
 
-  it('lets the task require Node built-ins and post messages', async () => {
+  it('lets the task load Node built-ins and post messages', async () => {
     const seen: unknown[] = [];
     const base = await runInWorker(
-      (file: string, post) => {
+      (file: string, post, load) => {
         post('halfway');
-        return require('node:path').basename(file);
+        return load('node:path').basename(file);
       },
       '/a/b/c.txt',
       { onMessage: (m) => seen.push(m) },

@@ -9,12 +9,14 @@ import { ToolError } from './errors.js';
 
 /**
  * A function run in a worker. It is sent as source text, so it must be self-contained: a
- * function expression or arrow function that uses only its arguments and `require()` of
- * Node built-ins (or of absolute paths passed in `input`), never variables or imports of
- * the module that defines it. `post` sends a message (progress, say) to `onMessage`. To
- * fail with a message for the model, throw an Error whose `name` is 'ToolError'.
+ * function expression or arrow function that uses only its arguments, never variables or
+ * imports of the module that defines it. Load modules with its third argument, `load`
+ * (Node built-ins, or absolute paths passed in `input`), not with a bare `require`: a
+ * bundler may rename a bare `require` to a helper the worker does not have. `post` sends
+ * a message (progress, say) to `onMessage`. To fail with a message for the model, throw an
+ * Error whose `name` is 'ToolError'.
  */
-export type WorkerTask<I, O> = (input: I, post: (message: unknown) => void) => O | Promise<O>;
+export type WorkerTask<I, O> = (input: I, post: (message: unknown) => void, load: (id: string) => any) => O | Promise<O>;
 
 export interface RunInWorkerOptions {
   /** Aborting terminates the worker at once; the promise rejects with the signal's reason. */
@@ -37,7 +39,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const task = (${task});
 const post = (message) => parentPort.postMessage({ kind: 'message', message });
 Promise.resolve()
-  .then(() => task(workerData, post))
+  .then(() => task(workerData, post, require))
   .then(
     (value) => parentPort.postMessage({ kind: 'done', value }),
     (error) => parentPort.postMessage({
