@@ -101,8 +101,16 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
         '-e',
         `const fs = require('fs');
          const [sub, moved, outside] = process.argv.slice(1);
-         for (let i = 0; i < 30000; i++) {
-           try { fs.renameSync(sub, moved); fs.symlinkSync(outside, sub); fs.unlinkSync(sub); fs.renameSync(moved, sub); } catch {}
+         const stop = Date.now() + 3000;
+         let extra = 0;
+         while (Date.now() < stop) {
+           try { fs.renameSync(sub, moved); } catch { continue; }
+           try { fs.symlinkSync(outside, sub); } catch {}
+           try { if (fs.lstatSync(sub).isSymbolicLink()) fs.unlinkSync(sub); } catch {}
+           // A write may have made a new data/sub while the real one was away: put it aside (inside).
+           for (;;) {
+             try { fs.renameSync(moved, sub); break; } catch { try { fs.renameSync(sub, sub + '.extra-' + extra++); } catch {} }
+           }
          }`,
         sub,
         `${sub}.moved`,
@@ -117,17 +125,19 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
     let round = 0;
     while (running) {
       round++;
-      results.push(
-        ...(await Promise.all([
-          session.call('read_text_file', { path: path.join(sub, 'file.txt') }),
-          session.call('read_text_file', { path: path.join(sub, 'file.txt'), tail: 1 }),
-          session.call('write_file', { path: path.join(sub, `new-${round}.txt`), content: 'pwned\n' }),
-          session.call('edit_file', { path: path.join(sub, 'edit.txt'), edits: [{ oldText: 'edit me', newText: 'edit me' + '!' }] }),
-          session.call('copy_file', { source: path.join(data, 'source.txt'), destination: path.join(sub, `copy-${round}.txt`) }),
-          session.call('copy_file', { source: path.join(sub, 'file.txt'), destination: path.join(data, `copied-${round}.txt`) }),
-          session.call('write_file', { path: path.join(sub, `dir-${round}`, 'deep', 'new.txt'), content: 'pwned\n' }),
-        ])),
-      );
+      for (let k = 0; k < 2; k++) await writeFile(path.join(data, `to-move-${round}-${k}.txt`), 'moved in\n');
+      const calls = (k: number) => [
+        session.call('read_text_file', { path: path.join(sub, 'file.txt') }),
+        session.call('read_text_file', { path: path.join(sub, 'file.txt'), tail: 1 }),
+        session.call('write_file', { path: path.join(sub, `new-${round}-${k}.txt`), content: 'pwned\n' }),
+        session.call('edit_file', { path: path.join(sub, 'edit.txt'), edits: [{ oldText: 'edit me', newText: 'edit me' + '!' }] }),
+        session.call('copy_file', { source: path.join(data, 'source.txt'), destination: path.join(sub, `copy-${round}-${k}.txt`) }),
+        session.call('copy_file', { source: path.join(sub, 'file.txt'), destination: path.join(data, `copied-${round}-${k}.txt`) }),
+        session.call('write_file', { path: path.join(sub, `dir-${round}-${k}`, 'deep', 'new.txt'), content: 'pwned\n' }),
+        session.call('create_directory', { path: path.join(sub, `made-${round}-${k}`, 'deeper') }),
+        session.call('move_file', { source: path.join(data, `to-move-${round}-${k}.txt`), destination: path.join(sub, `moved-${round}-${k}.txt`) }),
+      ];
+      results.push(...(await Promise.all([...calls(0), ...calls(1)])));
     }
     await exited;
     // Put the real directory back if the swapper stopped mid-swap.
@@ -135,7 +145,9 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
     // (A write may have made a new data/sub while the real one was away: then both stay.)
     if ((await lstat(`${sub}.moved`).catch(() => undefined)) && !(await lstat(sub).catch(() => undefined))) await rename(`${sub}.moved`, sub);
 
-    expect(round).toBeGreaterThan(10);
+    expect(round).toBeGreaterThan(5);
+    // Calls made while the real directory was in place went through: the test is not vacuous.
+    expect(results.filter((result) => !result.isError).length).toBeGreaterThan(0);
     for (const result of results) expect(JSON.stringify(result)).not.toContain('OUTSIDE');
     expect(await snapshot(outside)).toEqual(outsideBefore);
     expect(await tempFiles(data)).toEqual([]);

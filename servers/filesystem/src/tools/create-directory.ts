@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { FsError } from '../lib/errors.js';
+import { makeDirectories } from '../lib/make-dirs.js';
 
 export const createDirectory = defineTool({
   name: 'create_directory',
@@ -16,7 +17,9 @@ export const createDirectory = defineTool({
     const target = await ctx.policy.resolveWritable(path);
     const existing = await lstat(target).catch(() => undefined);
     if (existing && !existing.isDirectory()) throw new FsError('EXISTS', `${path} exists and is not a directory.`);
-    if (!existing) await mkdir(target, { recursive: true });
+    // One level at a time, each made in the directory held open before it: a directory
+    // swapped for a symlink meanwhile cannot make this create anything outside.
+    if (!existing) await makeDirectories(target, ctx.policy.contains);
     return ctx.result({ path: target, created: !existing });
   },
 });
