@@ -168,10 +168,13 @@ describe('lesser findings', () => {
     expect((prompt.messages[0].content as { text: string }).text).toMatch(/binary/);
   });
 
-  it('resources/list honours .gitignore as the listing tools do', async () => {
+  // The contract lists every file as a resource; only the listing tools take respect_gitignore.
+  it('resources/list lists every file, git-ignored ones too, while list_directory leaves them out', async () => {
     const { resources } = await session.client.listResources();
-    expect(resources.map((r) => r.uri)).not.toContain(uri(tree.path('ignored.txt')));
+    expect(resources.map((r) => r.uri)).toContain(uri(tree.path('ignored.txt')));
     expect(resources.map((r) => r.uri)).toContain(uri(tree.path('ten.txt')));
+    const listing = await session.client.callTool({ name: 'list_directory', arguments: { path: tree.dir } });
+    expect(JSON.stringify(listing.structuredContent)).not.toContain('ignored.txt');
   });
 
   it('resource names do not collide across allowed directories', async () => {

@@ -28,7 +28,7 @@ describe('resources over a small tree', () => {
   beforeAll(async () => {
     tree = await makeTempTree({
       '.gitignore': 'ignored.txt\n',
-      'ignored.txt': 'left out, as the listing tools leave it out\n',
+      'ignored.txt': 'listed anyway: resources are every file\n',
       'b.txt': 'b\n',
       'a.txt': 'a\n',
       'with space é.txt': 'spaced\n',
@@ -56,10 +56,11 @@ describe('resources over a small tree', () => {
       'docs/doc-1.md',
       'docs/doc-2.md',
       'docs/doc-3.md',
+      'ignored.txt',
       'pixel.png',
       'with space é.txt',
     ];
-    expect(first.pages).toBe(2);
+    expect(first.pages).toBe(3);
     expect(new Set(first.uris).size).toBe(first.uris.length);
     expect([...first.uris].sort()).toEqual(files.map((f) => uri(tree.path(f))).sort());
     expect((await listAll(session)).uris).toEqual(first.uris);

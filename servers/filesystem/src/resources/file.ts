@@ -23,8 +23,10 @@ export const fileTemplate = defineResourceTemplate({
     },
   },
   // Every file of every allowed directory, walked lazily: a page costs about a page.
-  // .gitignore is honoured, as by the listing tools. With several allowed directories a
-  // name is the absolute path, so two roots' README.md do not share a name.
+  // Every file but .git's, git-ignored ones included: the contract (ARCHITECTURE.md section 3) says
+  // resources/list lists every file, while the listing tools take respect_gitignore. With
+  // several allowed directories a name is the absolute path, so two roots' README.md do
+  // not share a name.
   async *list(after, ctx) {
     const dirs = outermost(await ctx.policy.allowed().catch(() => [] as string[]));
     const afterPath = after === undefined ? undefined : pathOfFileUri(after);
@@ -36,7 +38,7 @@ export const fileTemplate = defineResourceTemplate({
         started = true;
         resume = path.relative(dir, afterPath!).split(path.sep).join('/') || undefined;
       }
-      const walker = walkFiles(dir, { after: resume, respectGitignore: true, gitignoreBoundary: dir, signal: ctx.signal });
+      const walker = walkFiles(dir, { after: resume, respectGitignore: false, excludes: ['.git'], signal: ctx.signal });
       for await (const entry of walker) {
         const mimeType = listedMimeType(entry.path);
         yield { uri: fileUri(entry.path), name: dirs.length > 1 ? entry.path : entry.relative, ...(mimeType ? { mimeType } : {}) };
