@@ -92,7 +92,7 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
     }
     await writeFile(path.join(data, 'source.txt'), 'copied in\n');
     const outsideBefore = await snapshot(outside);
-    session = await open({ dirs: [data] });
+    const client = (session = await open({ dirs: [data] }));
 
     // A local process swaps data/sub with a symlink to the outside directory, as fast as it can.
     const swapper = spawn(
@@ -127,15 +127,15 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
       round++;
       for (let k = 0; k < 2; k++) await writeFile(path.join(data, `to-move-${round}-${k}.txt`), 'moved in\n');
       const calls = (k: number) => [
-        session.call('read_text_file', { path: path.join(sub, 'file.txt') }),
-        session.call('read_text_file', { path: path.join(sub, 'file.txt'), tail: 1 }),
-        session.call('write_file', { path: path.join(sub, `new-${round}-${k}.txt`), content: 'pwned\n' }),
-        session.call('edit_file', { path: path.join(sub, 'edit.txt'), edits: [{ oldText: 'edit me', newText: 'edit me' + '!' }] }),
-        session.call('copy_file', { source: path.join(data, 'source.txt'), destination: path.join(sub, `copy-${round}-${k}.txt`) }),
-        session.call('copy_file', { source: path.join(sub, 'file.txt'), destination: path.join(data, `copied-${round}-${k}.txt`) }),
-        session.call('write_file', { path: path.join(sub, `dir-${round}-${k}`, 'deep', 'new.txt'), content: 'pwned\n' }),
-        session.call('create_directory', { path: path.join(sub, `made-${round}-${k}`, 'deeper') }),
-        session.call('move_file', { source: path.join(data, `to-move-${round}-${k}.txt`), destination: path.join(sub, `moved-${round}-${k}.txt`) }),
+        client.call('read_text_file', { path: path.join(sub, 'file.txt') }),
+        client.call('read_text_file', { path: path.join(sub, 'file.txt'), tail: 1 }),
+        client.call('write_file', { path: path.join(sub, `new-${round}-${k}.txt`), content: 'pwned\n' }),
+        client.call('edit_file', { path: path.join(sub, 'edit.txt'), edits: [{ oldText: 'edit me', newText: 'edit me' + '!' }] }),
+        client.call('copy_file', { source: path.join(data, 'source.txt'), destination: path.join(sub, `copy-${round}-${k}.txt`) }),
+        client.call('copy_file', { source: path.join(sub, 'file.txt'), destination: path.join(data, `copied-${round}-${k}.txt`) }),
+        client.call('write_file', { path: path.join(sub, `dir-${round}-${k}`, 'deep', 'new.txt'), content: 'pwned\n' }),
+        client.call('create_directory', { path: path.join(sub, `made-${round}-${k}`, 'deeper') }),
+        client.call('move_file', { source: path.join(data, `to-move-${round}-${k}.txt`), destination: path.join(sub, `moved-${round}-${k}.txt`) }),
       ];
       results.push(...(await Promise.all([...calls(0), ...calls(1)])));
     }
