@@ -1,5 +1,6 @@
 export * from './clients.js';
 export * from './contract.js';
+export * from './tool-session.js';
 export { describeServerRobustness, type RobustnessFixture, type RobustnessOptions, type ToolCall } from './robustness.js';
 export * from './template-files.js';
 export { makeTempTree, manyFiles, type TempTree, type TreeEntry } from './fixtures/temp-tree.js';

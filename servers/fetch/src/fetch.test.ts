@@ -98,10 +98,10 @@ describe('fetch tool', () => {
   });
 
   it('says clearly what went wrong for a PDF, a 404 and a bad URL, and keeps serving', async () => {
-    expect(await session.fails('fetch', { url: `${site.origin}/doc.pdf` })).toMatch(/PDF/);
-    expect(await session.fails('fetch', { url: `${site.origin}/gone` })).toMatch(/HTTP 404/);
-    expect(await session.fails('fetch', { url: 'not a url' })).toMatch(/Not a valid URL/);
-    expect(await session.fails('fetch', { url: 'file:///etc/passwd' })).toMatch(/Only http/);
+    expect(await session.refused('fetch', { url: `${site.origin}/doc.pdf` })).toMatch(/PDF/);
+    expect(await session.refused('fetch', { url: `${site.origin}/gone` })).toMatch(/HTTP 404/);
+    expect(await session.refused('fetch', { url: 'not a url' })).toMatch(/Not a valid URL/);
+    expect(await session.refused('fetch', { url: 'file:///etc/passwd' })).toMatch(/Only http/);
     await expect(session.client.ping()).resolves.toBeDefined();
   });
 

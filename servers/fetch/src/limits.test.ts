@@ -27,7 +27,7 @@ describe('robots.txt', () => {
   for (const [status, why] of [[401, 'unauthorized'], [403, 'forbidden'], [500, 'server error'], [503, 'unavailable']] as const) {
     it(`treats a ${status} robots.txt (${why}) as "not allowed" and never requests the page`, async () => {
       const { site, session } = await serve({ '/robots.txt': robots(status) });
-      expect(await session.fails('fetch', { url: `${site.origin}/page` })).toMatch(/robots\.txt .*does not allow/);
+      expect(await session.refused('fetch', { url: `${site.origin}/page` })).toMatch(/robots\.txt .*does not allow/);
       expect(site.requests).toEqual(['GET /robots.txt']);
     });
   }
@@ -44,14 +44,14 @@ describe('robots.txt', () => {
       '/robots.txt': robots(200, 'User-agent: *\nDisallow: /page\n\nUser-agent: OtherBot\nDisallow:\n'),
       '/open': (_req, res) => void res.end('open'),
     });
-    expect(await session.fails('fetch', { url: `${site.origin}/page` })).toMatch(/does not allow/);
+    expect(await session.refused('fetch', { url: `${site.origin}/page` })).toMatch(/does not allow/);
     await session.ok('fetch', { url: `${site.origin}/open` });
     expect(site.requests).not.toContain('GET /page');
   });
 
   it('treats an unreachable robots.txt as "not allowed" after its own short timeout', async () => {
     const { site, session } = await serve({ '/robots.txt': () => undefined /* never answers */ }, { timeoutMs: 800 });
-    expect(await session.fails('fetch', { url: `${site.origin}/page` })).toMatch(/robots\.txt/);
+    expect(await session.refused('fetch', { url: `${site.origin}/page` })).toMatch(/robots\.txt/);
     expect(site.requests).not.toContain('GET /page');
   });
 
@@ -80,7 +80,7 @@ describe('time and size limits', () => {
       },
       { ignoreRobotsTxt: true, timeoutMs: 700 },
     );
-    expect(await session.fails('fetch', { url: `${site.origin}/slow` })).toMatch(/within 700 ms/);
+    expect(await session.refused('fetch', { url: `${site.origin}/slow` })).toMatch(/within 700 ms/);
     await expect(session.client.ping()).resolves.toBeDefined();
     expect((await session.ok('fetch', { url: `${site.origin}/page` })).content).toBe('the page');
   });
@@ -122,7 +122,7 @@ describe('time and size limits', () => {
 
   it('says TLS error when an https URL reaches a server that does not speak TLS', async () => {
     const { site, session } = await serve({}, { ignoreRobotsTxt: true });
-    expect(await session.fails('fetch', { url: `https://127.0.0.1:${site.port}/page` })).toMatch(/TLS error/);
+    expect(await session.refused('fetch', { url: `https://127.0.0.1:${site.port}/page` })).toMatch(/TLS error/);
   });
 
   it('refuses the prompt for a refused URL with a message', async () => {

@@ -76,8 +76,8 @@ describe('--proxy-url', () => {
       session = await open({ allowHost: [`127.0.0.1:${site.port}`], proxyUrl, ignoreRobotsTxt: true });
       expect((await session.ok('fetch', { url: `${site.origin}/page` })).content).toBe('via proxy');
       expect(proxied).toEqual([`GET http://127.0.0.1:${site.port}/page`]);
-      expect(await session.fails('fetch', { url: 'http://localhost:22/' })).toMatch(/Refused/);
-      expect(await session.fails('fetch', { url: 'http://169.254.169.254/latest/meta-data/' })).toMatch(/Refused/);
+      expect(await session.refused('fetch', { url: 'http://localhost:22/' })).toMatch(/Refused/);
+      expect(await session.refused('fetch', { url: 'http://169.254.169.254/latest/meta-data/' })).toMatch(/Refused/);
       expect(proxied).toHaveLength(1);
     } finally {
       proxy.closeAllConnections();

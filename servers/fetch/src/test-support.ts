@@ -1,50 +1,18 @@
 // Helpers shared by the server-level test files. Not part of the bundle: only cli.ts is bundled.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import { connectInMemory, type ClientOptions, type Connection } from '@mcp-reference/test-harness';
+import { openToolSession, type ClientOptions, type ToolSession } from '@mcp-reference/test-harness';
 import { createFetchServer, type CreateFetchServerOptions } from './server.js';
+
+export { textOf, type ToolResult } from '@mcp-reference/test-harness';
 
 export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
-export interface ToolResult {
-  content: Array<{ type: string; text?: string; uri?: string; mimeType?: string; data?: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
-export interface Session extends Connection {
-  server: ReturnType<typeof createFetchServer>;
-  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: unknown) => void }): Promise<ToolResult>;
-  ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
-  /** The error text of a call that must fail. */
-  fails(name: string, args: Record<string, unknown>): Promise<string>;
-}
+export type Session = ToolSession<ReturnType<typeof createFetchServer>>;
 
 /** A factory-built server with a real in-memory client. Close it after the test. */
-export async function open(options: CreateFetchServerOptions = {}, client: ClientOptions = {}): Promise<Session> {
-  const server = createFetchServer({ logLevel: 'error', ...options });
-  const connection = await connectInMemory(server, client);
-  const call: Session['call'] = async (name, args, callOptions = {}) =>
-    (await connection.client.callTool({ name, arguments: args }, undefined, {
-      signal: callOptions.signal,
-      onprogress: callOptions.onprogress as never,
-      timeout: 60_000,
-    })) as ToolResult;
-  return Object.assign(connection, {
-    server,
-    call,
-    async ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
-      const result = await call(name, args);
-      expect(result.isError, JSON.stringify(result.content).slice(0, 500)).toBeFalsy();
-      return result.structuredContent as T;
-    },
-    async fails(name: string, args: Record<string, unknown>): Promise<string> {
-      const result = await call(name, args);
-      expect(result.isError, JSON.stringify(result.structuredContent ?? result.content).slice(0, 500)).toBe(true);
-      return result.content.map((block) => block.text ?? '').join('\n');
-    },
-  });
+export function open(options: CreateFetchServerOptions = {}, client: ClientOptions = {}): Promise<Session> {
+  return openToolSession(createFetchServer({ logLevel: 'error', ...options }), client);
 }
 
 /** A page shaped like a real article: navigation, cookie banner, scripts, styles, footer. */

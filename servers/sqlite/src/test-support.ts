@@ -3,17 +3,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import { connectInMemory, makeSqliteDb, type ClientOptions, type Connection, type SqliteFixture } from '@mcp-reference/test-harness';
+import { makeSqliteDb, openToolSession, type ClientOptions, type SqliteFixture, type ToolSession } from '@mcp-reference/test-harness';
+
 import { createSqliteServer, type CreateSqliteServerOptions } from './server.js';
 
-export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+export { linksOf, textOf, type ToolResult } from '@mcp-reference/test-harness';
 
-export interface ToolResult {
-  content: Array<{ type: string; text?: string; uri?: string; mimeType?: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
 export interface QueryOut {
   columns: { name: string; type: string | null }[];
@@ -25,14 +21,7 @@ export interface QueryOut {
   changes?: number;
 }
 
-export interface Session extends Connection {
-  server: ReturnType<typeof createSqliteServer>;
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  /** Calls a tool that must succeed and returns its structuredContent. */
-  ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
-  /** Calls a tool that must be refused and returns the message. */
-  refused(name: string, args: Record<string, unknown>): Promise<string>;
-}
+export type Session = ToolSession<ReturnType<typeof createSqliteServer>>;
 
 /** The shop database most tests use. */
 export const SHOP_SQL = `
@@ -48,40 +37,8 @@ export function shopDb(sql = SHOP_SQL): Promise<SqliteFixture> {
 }
 
 /** A factory-built server with a real in-memory client. Close it in afterEach/afterAll. */
-export async function open(options: CreateSqliteServerOptions, client: ClientOptions = {}): Promise<Session> {
-  const server = createSqliteServer({ logLevel: 'error', ...options });
-  const connection = await connectInMemory(server, client);
-  const close = connection.close;
-  const call = async (name: string, args: Record<string, unknown>) => (await connection.client.callTool({ name, arguments: args })) as ToolResult;
-  return Object.assign(connection, {
-    server,
-    call,
-    async ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
-      const result = await call(name, args);
-      expect(result.isError, `${name} failed: ${textOf(result)}`).toBeFalsy();
-      return result.structuredContent as T;
-    },
-    async refused(name: string, args: Record<string, unknown>): Promise<string> {
-      const result = await call(name, args);
-      expect(result.isError, `${name} ${JSON.stringify(args)} was not refused: ${textOf(result)}`).toBe(true);
-      return textOf(result);
-    },
-    async close() {
-      await close().catch(() => undefined);
-      await server.close();
-    },
-  });
-}
-
-export function textOf(result: ToolResult): string {
-  return result.content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n');
-}
-
-export function linksOf(result: ToolResult): string[] {
-  return result.content.filter((block) => block.type === 'resource_link').map((block) => block.uri!);
+export function open(options: CreateSqliteServerOptions, client: ClientOptions = {}): Promise<Session> {
+  return openToolSession(createSqliteServer({ logLevel: 'error', ...options }), client);
 }
 
 /** Every file in `dir` with its bytes (base64), to prove an attack changed nothing. */
