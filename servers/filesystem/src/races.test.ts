@@ -91,6 +91,7 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
       await writeFile(path.join(dir, 'edit.txt'), `${label} edit me\n`);
     }
     await writeFile(path.join(data, 'source.txt'), 'copied in\n');
+    await writeFile(path.join(outside, 'OUTSIDE-only.txt'), 'a name only the outside directory has\n');
     const outsideBefore = await snapshot(outside);
     const client = (session = await open({ dirs: [data] }));
 
@@ -136,6 +137,9 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
         client.call('write_file', { path: path.join(sub, `dir-${round}-${k}`, 'deep', 'new.txt'), content: 'pwned\n' }),
         client.call('create_directory', { path: path.join(sub, `made-${round}-${k}`, 'deeper') }),
         client.call('move_file', { source: path.join(data, `to-move-${round}-${k}.txt`), destination: path.join(sub, `moved-${round}-${k}.txt`) }),
+        client.call('list_directory', { path: sub }),
+        client.call('directory_tree', { path: data }),
+        client.call('search_files', { path: data, pattern: '**/*.txt' }),
       ];
       results.push(...(await Promise.all([...calls(0), ...calls(1)])));
     }

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -101,6 +101,8 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
   const { respectGitignore = true, maxDepth = Infinity, signal } = options;
   signal?.throwIfAborted();
   assertDirectory(root);
+  // Where the root really is: each directory listed is checked to be there (see readSorted).
+  const realRoot = realpathOrSelf(root);
   const excluded = compileGlobs(options.excludes ?? []);
   const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root) : [];
   const after = options.after ? splitRelative(options.after) : undefined;
@@ -117,7 +119,8 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
         if (slicer.due()) await slicer.pause();
       }
       signal?.throwIfAborted();
-      frame.entries = readSorted(frame.dir, stack.length === 1, (reason) => options.onSkip?.(frame.relative, reason));
+      const expected = frame.relative === '' ? realRoot : `${realRoot === path.sep ? '' : realRoot}${path.sep}${frame.relative.split('/').join(path.sep)}`;
+      frame.entries = readSorted(frame.dir, expected, stack.length === 1, (reason) => options.onSkip?.(frame.relative, reason));
       options.onDirectory?.(frame.relative);
       // The root's own .gitignore is already the last level of the chain.
       if (respectGitignore && stack.length > 1) {
@@ -209,23 +212,61 @@ function typeOf(dirent: Dirent): EntryType {
   return 'other';
 }
 
-function readSorted(dir: string, isRoot: boolean, skipped: (reason: string) => void): Dirent[] {
+const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * The entries of `dir`, sorted. The directory is opened first (not through a final
+ * symlink) and, where /proc/self/fd tells, listed only if it really is `expected`: a
+ * directory swapped for a symlink to elsewhere mid-walk is skipped, never listed, so
+ * the walk cannot hand out paths or names from outside.
+ */
+function readSorted(dir: string, expected: string, isRoot: boolean, skipped: (reason: string) => void): Dirent[] {
   let entries: Dirent[];
+  let fd: number | undefined;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    fd = openSync(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    let listed = dir;
+    let real: string | undefined;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // no /proc: list by path
+    }
+    if (real !== undefined && path.isAbsolute(real)) {
+      if (real !== expected) {
+        if (isRoot) throw new FsError('ACCESS_DENIED', `Access denied: ${dir} changed while it was being opened (replaced by a link to elsewhere).`);
+        skipped('changed while being listed (replaced by a link to elsewhere)');
+        return [];
+      }
+      listed = `/proc/self/fd/${fd}`;
+    }
+    entries = readdirSync(listed, { withFileTypes: true });
   } catch (error) {
+    if (error instanceof FsError) throw error;
     // A subdirectory that vanished or cannot be read mid-walk is skipped, like `find`
     // does; the root failing is the caller's problem.
     const code = errnoCode(error);
     if (!isRoot && (code === 'ENOENT' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR')) return [];
-    // A path too long to open, or a loop: one subtree the walk cannot enter, not a failure of the whole walk.
+    // A path too long to open, or a loop (or a directory swapped for a symlink): one
+    // subtree the walk cannot enter, not a failure of the whole walk.
     if (!isRoot && (code === 'ENAMETOOLONG' || code === 'ELOOP')) {
       skipped(code === 'ENAMETOOLONG' ? 'path longer than the system allows (PATH_MAX)' : 'symbolic link loop');
       return [];
     }
     throw toFsError(error, dir);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   return entries.sort((a, b) => compareNames(a.name, b.name));
+}
+
+function realpathOrSelf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 function assertDirectory(root: string): void {
