@@ -248,6 +248,22 @@ describe('added tools', () => {
     expect(await repo.git('status', '--porcelain')).toBe('M src/a.txt');
   });
 
+  it('messages and patterns that look like options simple-git guards against are taken verbatim', async () => {
+    // simple-git refuses arguments such as --upload-pack or --template; ours never are
+    // arguments: messages go through a file or --message=, the grep pattern is -e's value.
+    await writeFile(repo.path('src/a.txt'), 'uses --template=dir\n');
+    const grep = await s.ok('git_grep', { repo_path: repo.root, pattern: '--template' });
+    expect(grep.matches.map((m: any) => m.path)).toEqual(['src/a.txt']);
+    await s.ok('git_stash', { repo_path: repo.root, action: 'push', message: '--upload-pack=touch /tmp/pwned' });
+    expect(await repo.git('stash', 'list', '--format=%s')).toContain('--upload-pack=touch /tmp/pwned');
+    await s.ok('git_stash', { repo_path: repo.root, action: 'pop' });
+    await s.ok('git_add', { repo_path: repo.root, files: ['src/a.txt'] });
+    await s.ok('git_commit', { repo_path: repo.root, message: '--template=/tmp/x\n\n-c core.pager=evil' });
+    expect(await repo.git('log', '-1', '--format=%B')).toBe('--template=/tmp/x\n\n-c core.pager=evil');
+    await s.ok('git_create_tag', { repo_path: repo.root, tag_name: 'v3', message: '--receive-pack=evil' });
+    expect(await repo.git('tag', '-l', '--format=%(contents:subject)', 'v3')).toBe('--receive-pack=evil');
+  });
+
   it('git_worktree_list lists linked worktrees', async () => {
     const wt = `${repo.root}-wt`;
     await repo.git('worktree', 'add', '-q', wt, 'feature');

@@ -1,5 +1,8 @@
-import { describe, it, expect } from 'vitest';
-import { describeFailure, driverOverrides, gitEnv } from './git-runner.js';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sampleRepo } from '../test-support.js';
+import { describeFailure, driverOverrides, gitEnv, GitError, runGit } from './git-runner.js';
 
 describe('driverOverrides', () => {
   it('blanks every program of each filter, diff and merge driver, keeping the subsection as written', () => {
@@ -32,5 +35,82 @@ describe('describeFailure', () => {
     const message = describeFailure("fatal: Unable to create '/r/.git/index.lock': File exists.\n\nAnother git process seems to be running", ['add']);
     expect(message).toContain('/r/.git/index.lock');
     expect(message).toMatch(/never deletes it/);
+  });
+});
+
+/** git processes whose working directory is `dir` (Linux /proc). */
+async function gitProcessesIn(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    if ((await readlink(`/proc/${entry}/cwd`).catch(() => '')) !== dir) continue;
+    if (/git/.test(await readlink(`/proc/${entry}/exe`).catch(() => ''))) found.push(Number(entry));
+  }
+  return found;
+}
+
+describe('runGit (through simple-git)', () => {
+  let repo: Awaited<ReturnType<typeof sampleRepo>>;
+  beforeAll(async () => {
+    repo = await sampleRepo();
+  });
+  afterAll(async () => {
+    await repo.cleanup();
+  });
+  const target = () => ({ root: repo.root, gitDir: path.join(repo.root, '.git') });
+
+  it('returns output byte for byte, binary and not UTF-8 too', async () => {
+    const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
+    await writeFile(repo.path('bin.dat'), bytes);
+    const blob = (await repo.git('hash-object', '-w', 'bin.dat')).trim();
+    const { stdout, code, truncated } = await runGit(target(), ['cat-file', 'blob', blob]);
+    expect({ code, truncated }).toEqual({ code: 0, truncated: false });
+    expect(stdout.equals(bytes)).toBe(true);
+  });
+
+  it("passes the exit codes a caller accepts, and fails with git's own words otherwise", async () => {
+    const missing = await runGit(target(), ['show-ref', '--verify', '--quiet', 'refs/heads/none'], { okCodes: [1] });
+    expect(missing).toMatchObject({ code: 1, truncated: false });
+    expect(missing.stdout.length).toBe(0);
+    await expect(runGit(target(), ['show-ref', '--verify', '--quiet', 'refs/heads/none'])).rejects.toThrow(GitError);
+    await expect(runGit(target(), ['rev-parse', '--verify', 'no-such-thing'])).rejects.toThrow(/git rev-parse failed: fatal: Needed a single revision/);
+  });
+
+  it('cuts output at maxBytes, marks it truncated and stops git', async () => {
+    await writeFile(repo.path('big.txt'), 'line of text\n'.repeat(200_000));
+    const blob = (await repo.git('hash-object', '-w', 'big.txt')).trim();
+    let seen = 0;
+    const out = await runGit(target(), ['cat-file', 'blob', blob], { maxBytes: 10_000, onData: (bytes) => (seen = bytes) });
+    expect(out.truncated).toBe(true);
+    expect(out.stdout.toString()).toBe('line of text\n'.repeat(1_000).slice(0, 10_000));
+    expect(seen).toBeLessThanOrEqual(10_000);
+    expect(await gitProcessesIn(repo.root)).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')('cancelling stops git before the call settles', async () => {
+    const controller = new AbortController();
+    // hash-object --stdin waits for input that never comes.
+    const call = runGit(target(), ['hash-object', '--stdin'], { signal: controller.signal });
+    for (let i = 0; i < 200 && (await gitProcessesIn(repo.root)).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await gitProcessesIn(repo.root)).length).toBe(1);
+    controller.abort();
+    await expect(call).rejects.toThrow('The call was cancelled; git was stopped.');
+    expect(await gitProcessesIn(repo.root)).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')('stops git at the time limit', async () => {
+    await expect(runGit(target(), ['hash-object', '--stdin'], { timeoutMs: 300 })).rejects.toThrow(/took longer than 0 s and was stopped/);
+    expect(await gitProcessesIn(repo.root)).toEqual([]);
+  });
+
+  it("runs in the checked repository whatever the caller's GIT_DIR says", async () => {
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = '/nonexistent/.git';
+    try {
+      expect((await runGit(target(), ['rev-parse', '--show-toplevel'])).stdout.toString().trim()).toBe(repo.root);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
   });
 });

@@ -1,5 +1,20 @@
 import { spawn } from 'node:child_process';
+import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
+
+/*
+ * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
+ * whole) go through simple-git (`runGit`). Three kinds stay on a plain `spawn`:
+ * - the persistent `git cat-file --batch-command` process (cat-file.ts) and the paused
+ *   `git log` record streams behind git_log's cursors (record-stream.ts): they are written
+ *   to and read a piece at a time for as long as they live; simple-git runs a command to
+ *   exit and hands back its whole output;
+ * - `git grep` (`direct: true`): its pattern is the value of `-e` and may start with "-";
+ *   simple-git's argument scanner cannot tell a value from an option and would refuse a
+ *   search for "--template".
+ * Both paths run the same command line (`--no-pager`, SAFE_CONFIG, the driver overrides),
+ * with the same environment (gitEnv), and never through a shell.
+ */
 
 /**
  * Why git failed, in words a model can act on (stderr of git, cleaned). Domain error:
@@ -115,8 +130,6 @@ export function gitEnv(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, extra: R
 
 export interface RunOptions {
   signal?: AbortSignal;
-  /** Written to git's stdin. */
-  input?: string;
   /** Stop reading (and kill git) after this many bytes of stdout; the result says `truncated`. */
   maxBytes?: number;
   timeoutMs?: number;
@@ -128,6 +141,8 @@ export interface RunOptions {
   onData?: (bytes: number) => void;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
+  /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
+  direct?: boolean;
 }
 
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
@@ -146,40 +161,139 @@ export interface RunResult {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /**
- * Runs git with the safe settings, in `repo` (or none). Arguments are passed as an
- * array, never through a shell. The child is killed when `signal` aborts, at the time
- * limit, or once `maxBytes` have been read, so no git process outlives its call.
+ * simple-git's own guard (blockUnsafeOperationsPlugin) refuses `-c` settings and
+ * variables that name programs, whatever their value. Ours switch programs OFF
+ * (SAFE_CONFIG, gitEnv, driverOverrides), or name the user's own from trusted config
+ * (remote.ts: core.sshCommand, credential.helper, protocol.<x>.allow, the
+ * upload-pack/receive-pack pinned to git's own), so those categories are allowed. Client
+ * input never reaches these places: validate.ts, `--end-of-options` and `--` keep it out
+ * of git's options. Left on: alias, template directory, config from the environment.
  */
-export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+const OUR_OWN_SETTINGS: SimpleGitOptions['unsafe'] = {
+  allowUnsafeAskPass: true, // core.askPass=, GIT_ASKPASS=, SSH_ASKPASS=
+  allowUnsafeEditor: true, // core.editor=false, sequence.editor=false, GIT_EDITOR, the caller's EDITOR
+  allowUnsafePager: true, // core.pager=cat, GIT_PAGER, PAGER
+  allowUnsafeFsMonitor: true, // core.fsmonitor=false
+  allowUnsafeGitProxy: true, // core.gitProxy=
+  allowUnsafeHooksPath: true, // core.hooksPath=/dev/null
+  allowUnsafeSshCommand: true, // core.sshCommand=false, or the user's own for a checked remote
+  allowUnsafeCredentialHelper: true, // credential.helper=, or the user's own
+  allowUnsafeDiffExternal: true, // diff.external=, diff.<driver>.command=
+  allowUnsafeDiffTextConv: true, // diff.<driver>.textconv=
+  allowUnsafeFilter: true, // filter.<driver>.clean= / smudge=
+  allowUnsafeMergeDriver: true, // merge.<driver>.driver=false
+  allowUnsafeGpgProgram: true, // gpg.program=false and friends
+  allowUnsafeProtocolOverride: true, // protocol.allow=never, protocol.<checked>.allow=always
+  allowUnsafePack: true, // --upload-pack=git-upload-pack, --receive-pack=git-receive-pack
+  allowUnsafeConfigPaths: true, // the caller's PREFIX (gitEnv already drops GIT_CONFIG*, GIT_EXEC_PATH)
+};
+
+type Stop = 'cancelled' | 'timeout' | 'enough';
+
+/**
+ * Runs git with the safe settings, in `repo` (or none), through simple-git (or a plain
+ * spawn with `direct`). Arguments are passed as an array, never through a shell. The
+ * child is stopped when `signal` aborts, at the time limit, or once `maxBytes` have been
+ * read, and the call settles only after it has exited, so no git process outlives its call.
+ */
+export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.signal?.aborted) throw new GitError('The call was cancelled.');
+  if (options.direct) return runSpawned(repo, args, options);
+  const stop = new AbortController();
+  let stoppedFor: Stop | undefined;
+  const halt = (reason: Stop) => {
+    stoppedFor ??= reason;
+    stop.abort();
+  };
+  const onAbort = () => halt('cancelled');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // A limit on the whole call (simple-git's `timeout.block` only counts silence).
+  const timer = setTimeout(() => halt('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const max = options.maxBytes ?? Infinity;
+  let outcome: { exitCode: number; stdOut: Buffer[]; stdErr: Buffer[] } | undefined;
+  try {
+    // Loaded on first use: it is not needed to start and answer `initialize`.
+    const { simpleGit } = await import('simple-git');
+    const git = simpleGit({
+      baseDir: repo?.root ?? process.cwd(),
+      binary: 'git',
+      maxConcurrentProcesses: 1,
+      abort: stop.signal,
+      unsafe: OUR_OWN_SETTINGS,
+      // Settle on 'close' (every pipe drained), as a plain spawn would.
+      completion: { onClose: true, onExit: false },
+      // Keep git's exit code and raw bytes (binary blobs, non-UTF-8 paths); this function judges them.
+      errors: (_error, result) => {
+        outcome = result;
+        return undefined;
+      },
+    })
+      .env(gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {}))
+      .outputHandler((_command, stdout) => {
+        let bytes = 0;
+        // simple-git waits 50 ms more after a command that printed nothing (for its 'exit'
+        // path, which we do not use: on 'close' every pipe is drained). An empty chunk at the
+        // end of stdout tells it output was seen, so a silent `git add` is not 8 times slower.
+        stdout.once('end', () => stdout.emit('data', Buffer.alloc(0)));
+        stdout.on('data', (chunk: Buffer) => {
+          if (stoppedFor || chunk.length === 0) return;
+          bytes += chunk.length;
+          if (bytes > max) return halt('enough');
+          options.onData?.(bytes);
+        });
+      });
+    await git.raw(['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args]);
+  } catch (error) {
+    // Only simple-git's own refusals land here (a missing directory, its argument guard).
+    throw new GitError(`Could not run git: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  return judge(args, options, stoppedFor, outcome?.exitCode ?? -1, Buffer.concat(outcome?.stdOut ?? []), Buffer.concat(outcome?.stdErr ?? []).toString('utf8').slice(0, 64 * 1024));
+}
+
+/** The result of a finished git, or the GitError that says why there is none. */
+function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | undefined, code: number | null, stdout: Buffer, stderr: string): RunResult {
+  if (stoppedFor === 'cancelled') throw new GitError('The call was cancelled; git was stopped.');
+  if (stoppedFor === 'timeout') {
+    throw new GitError(`git took longer than ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s and was stopped. Narrow the request (a path, a smaller count, a line range).`);
+  }
+  const truncated = stoppedFor === 'enough';
+  // A negative code is Node's: git could not be started at all (ENOENT, EACCES).
+  if (!truncated && code !== null && code < 0) throw new GitError(`Could not run git: ${stderr.split('\n')[0].replace(/^Error: /, '')}. Is git installed and on PATH?`);
+  const result = { stdout: truncated ? stdout.subarray(0, options.maxBytes) : stdout, stderr, code: code ?? -1, truncated };
+  if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return result;
+  throw new GitError(describeFailure(stderr, args));
+}
+
+/** `runGit` on a plain spawn: for `git grep` (see the note at the top of this file). */
+function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) return reject(new GitError('The call was cancelled.'));
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
     const child = spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
       cwd: repo?.root ?? process.cwd(),
       env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
     let bytes = 0;
-    let truncated = false;
     let stderr = '';
-    let killedFor: string | undefined;
-    const kill = (reason: string) => {
-      if (killedFor === undefined) killedFor = reason;
+    let stoppedFor: Stop | undefined;
+    const kill = (reason: Stop) => {
+      stoppedFor ??= reason;
       child.kill('SIGKILL');
     };
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
-      if (truncated) return;
+      if (stoppedFor) return;
       const max = options.maxBytes ?? Infinity;
       if (bytes + chunk.length > max) {
         chunks.push(chunk.subarray(0, max - bytes));
         bytes = max;
-        truncated = true;
-        kill('enough');
-        return;
+        return kill('enough');
       }
       chunks.push(chunk);
       bytes += chunk.length;
@@ -188,23 +302,19 @@ export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: re
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    let failed: Error | undefined;
     child.on('error', (error) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(new GitError(`Could not run git: ${error.message}. Is git installed and on PATH?`));
+      failed = error;
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (killedFor === 'cancelled') return reject(new GitError('The call was cancelled; git was stopped.'));
-      if (killedFor === 'timeout') {
-        return reject(new GitError(`git took longer than ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s and was stopped. Narrow the request (a path, a smaller count, a line range).`));
+      if (failed && !stoppedFor) return reject(new GitError(`Could not run git: ${failed.message}. Is git installed and on PATH?`));
+      try {
+        resolve(judge(args, options, stoppedFor, code, Buffer.concat(chunks), stderr));
+      } catch (error) {
+        reject(error as Error);
       }
-      const result = { stdout: Buffer.concat(chunks), stderr, code: code ?? -1, truncated };
-      if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return resolve(result);
-      reject(new GitError(describeFailure(stderr, args)));
     });
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { repoPath, repository, git, commitLink, branchLink } from './common.js';
 import { parseLog, LOG_FORMAT } from '../lib/parse.js';
+import { withMessageFile } from '../lib/message-file.js';
 
 export const gitCommit = defineTool({
   name: 'git_commit',
@@ -14,8 +15,8 @@ export const gitCommit = defineTool({
   async handler({ repo_path, message }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     return ctx.git.exclusive(repo, async () => {
-      // The message goes through stdin (-F -): it is never an argument, so never an option.
-      await git(ctx, repo, ['commit', '--no-verify', '--no-gpg-sign', '--cleanup=strip', '-F', '-'], { input: message });
+      // The message goes through a file (-F): it is never an argument, so never an option.
+      await withMessageFile(message, (file) => git(ctx, repo, ['commit', '--no-verify', '--no-gpg-sign', '--cleanup=strip', '-F', file]));
       const [commit] = parseLog((await git(ctx, repo, ['log', '-1', LOG_FORMAT])).stdout.toString());
       const branch = (await git(ctx, repo, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [1] })).stdout.toString().trim() || null;
       const links = [commitLink(ctx, repo, commit)];

@@ -43,7 +43,7 @@ export const gitStash = defineTool({
     return ctx.git.exclusive(repo, async () => {
       if (action === 'push') {
         const before = (await list()).length;
-        await git(ctx, repo, ['stash', 'push', ...(include_untracked ? ['--include-untracked'] : []), ...(message !== undefined ? ['-m', message] : [])]);
+        await git(ctx, repo, ['stash', 'push', ...(include_untracked ? ['--include-untracked'] : []), ...(message !== undefined ? [`--message=${message}`] : [])]);
         const stashes = await list();
         return ctx.result({ repository: repo.root, action, stashes, changed: stashes.length > before });
       }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { assertNotOption, checkRefName, commitOf } from '../lib/validate.js';
 import { uris } from '../lib/uris.js';
+import { withMessageFile } from '../lib/message-file.js';
 import { repoPath, repository, git } from './common.js';
 
 const tagSchema = z.object({
@@ -69,7 +70,9 @@ export const gitCreateTag = defineTool({
     const commit = await commitOf(repo, revision ?? 'HEAD', ctx.signal);
     return ctx.git.exclusive(repo, async () => {
       const annotated = message !== undefined;
-      await git(ctx, repo, ['tag', '--no-sign', ...(annotated ? ['-F', '-'] : []), '--end-of-options', tag_name, commit], { input: message });
+      const tag = (messageArgs: string[]) => git(ctx, repo, ['tag', '--no-sign', ...messageArgs, '--end-of-options', tag_name, commit]);
+      // The message goes through a file (-F): it is never an argument, so never an option.
+      await (message === undefined ? tag([]) : withMessageFile(message, (file) => tag(['-F', file])));
       return ctx.result({ repository: repo.root, tag: tag_name, commit, annotated }, [
         ctx.link(uris.tag(repo.id, tag_name), { name: tag_name, mimeType: 'text/plain' }),
       ]);
