@@ -138,6 +138,7 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
         client.call('create_directory', { path: path.join(sub, `made-${round}-${k}`, 'deeper') }),
         client.call('move_file', { source: path.join(data, `to-move-${round}-${k}.txt`), destination: path.join(sub, `moved-${round}-${k}.txt`) }),
         client.call('list_directory', { path: sub }),
+        client.call('list_directory_with_sizes', { path: sub }),
         client.call('directory_tree', { path: data }),
         client.call('search_files', { path: data, pattern: '**/*.txt' }),
       ];

@@ -1,9 +1,8 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { toFsError } from './errors.js';
 import { isIgnored, loadGitignoreChain } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
-import { compareNames } from './walk.js';
+import { compareNames, readDirectory } from './walk.js';
 import type { EntryType } from './walk.js';
 
 /**
@@ -54,12 +53,8 @@ export interface DirectoryListing {
 export async function listDirectory(dir: string, options: ListOptions = {}): Promise<DirectoryListing> {
   const { respectGitignore = true, sortBy = 'name', signal } = options;
   const withSizes = options.withSizes === true || sortBy === 'size';
-  let dirents;
-  try {
-    dirents = readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    throw toFsError(error, dir);
-  }
+  // Read through the opened directory, checked to be `dir` (not a symlink swapped in since the check).
+  const dirents = readDirectory(dir);
   const rules = respectGitignore && dirents.length > 0 ? loadGitignoreChain(dir, options.gitignoreBoundary ?? dir) : [];
   const slicer = createTimeSlicer(signal);
   const entries: DirectoryEntry[] = [];

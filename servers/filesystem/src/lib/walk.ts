@@ -261,6 +261,14 @@ function readSorted(dir: string, expected: string, isRoot: boolean, skipped: (re
   return entries.sort((a, b) => compareNames(a.name, b.name));
 }
 
+/**
+ * The entries of one directory, sorted by name, read through a descriptor checked to be
+ * where `dir` really is (see readSorted): for listings of a single directory.
+ */
+export function readDirectory(dir: string): Dirent[] {
+  return readSorted(dir, realpathOrSelf(dir), true, () => undefined);
+}
+
 function realpathOrSelf(dir: string): string {
   try {
     return realpathSync(dir);
