@@ -6,63 +6,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { connectInMemory, type ClientOptions, type Connection, type TempTree } from '@mcp-reference/test-harness';
+import { openToolSession, textOf, type ClientOptions, type TempTree, type ToolResult, type ToolSession } from '@mcp-reference/test-harness';
 import { createFilesystemServer, type CreateFilesystemServerOptions } from './server.js';
+
+export { linksOf, textOf, type ToolResult } from '@mcp-reference/test-harness';
 
 export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
-export interface ToolResult {
-  content: Array<{ type: string; text?: string; uri?: string; mimeType?: string; data?: string; resource?: Record<string, unknown> }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
-export interface Session extends Connection {
-  server: ReturnType<typeof createFilesystemServer>;
-  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  /** Calls a tool that must succeed and returns its structuredContent. */
-  ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T>;
-}
+export type Session = ToolSession<ReturnType<typeof createFilesystemServer>>;
 
 /** A factory-built server with a real in-memory client. Close it in afterEach/afterAll. */
-export async function open(
-  options: Partial<CreateFilesystemServerOptions> & { dirs: string[] },
-  client: ClientOptions = {},
-): Promise<Session> {
-  const server = createFilesystemServer({ logLevel: 'error', ...options });
-  const connection = await connectInMemory(server, client);
-  const close = connection.close;
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await connection.client.callTool({ name, arguments: args })) as ToolResult;
-  return Object.assign(connection, {
-    server,
-    call,
-    async ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
-      const result = await call(name, args);
-      expect(result.isError, `${name} failed: ${textOf(result)}`).toBeFalsy();
-      return result.structuredContent as T;
-    },
-    async close() {
-      await close().catch(() => undefined);
-      await server.close();
-    },
-  });
-}
-
-export function textOf(result: ToolResult): string {
-  return result.content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n');
-}
-
-export function linksOf(result: ToolResult): string[] {
-  return result.content.filter((block) => block.type === 'resource_link').map((block) => block.uri!);
+export function open(options: Partial<CreateFilesystemServerOptions> & { dirs: string[] }, client: ClientOptions = {}): Promise<Session> {
+  return openToolSession(createFilesystemServer({ logLevel: 'error', ...options }), client);
 }
 
 /**
- * The refusal message of a call that must be refused: an isError result or a JSON-RPC
- * error. Fails the test if the call succeeded.
+ * The refusal message of a call that must be refused: an isError result (with no
+ * structured content) or a JSON-RPC error. Fails the test if the call succeeded.
  */
 export async function refusal(session: Session, name: string, args: Record<string, unknown>): Promise<string> {
   let result: ToolResult;
