@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open as fsOpen, readdir, readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open as fsOpen, readdir, readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connectInMemory, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { open, snapshot, sleep, textOf, type Session, type ToolResult } from './test-support.js';
@@ -92,6 +92,8 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
     }
     await writeFile(path.join(data, 'source.txt'), 'copied in\n');
     await writeFile(path.join(outside, 'OUTSIDE-only.txt'), 'a name only the outside directory has\n');
+    await chmod(path.join(outside, 'file.txt'), 0o600);
+    await chmod(path.join(sub, 'file.txt'), 0o644);
     const outsideBefore = await snapshot(outside);
     const client = (session = await open({ dirs: [data] }));
 
@@ -141,6 +143,11 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
         client.call('list_directory_with_sizes', { path: sub }),
         client.call('directory_tree', { path: data }),
         client.call('search_files', { path: data, pattern: '**/*.txt' }),
+        client.call('grep_files', { path: data, pattern: 'file' }),
+        client.call('grep_files', { path: data, pattern: 'file', include: ['sub/*.txt'] }),
+        client.call('grep_files', { path: sub, pattern: 'file' }),
+        client.call('get_file_info', { path: path.join(sub, 'file.txt') }),
+        client.call('get_file_info', { path: path.join(sub, 'edit.txt') }),
       ];
       results.push(...(await Promise.all([...calls(0), ...calls(1)])));
     }
@@ -154,6 +161,15 @@ describe('a directory swapped for a symlink to an outside directory (item 11)', 
     // Calls made while the real directory was in place went through: the test is not vacuous.
     expect(results.filter((result) => !result.isError).length).toBeGreaterThan(0);
     for (const result of results) expect(JSON.stringify(result)).not.toContain('OUTSIDE');
+    // get_file_info shows no outside metadata: the outside file.txt is 13 bytes, mode 600.
+    const infos = results
+      .map((result) => result.structuredContent as { path?: string; size?: number; permissions?: string } | undefined)
+      .filter((info) => info?.path?.endsWith('file.txt') && info.permissions !== undefined);
+    expect(infos.filter((info) => info!.size !== 'inside file\n'.length || info!.permissions === '600')).toEqual([]);
+    // (Few calls find the real directory in place; once it stays, get_file_info reads it.)
+    if (!(await lstat(`${sub}.moved`).catch(() => undefined))) {
+      expect(await client.ok('get_file_info', { path: path.join(sub, 'file.txt') })).toMatchObject({ size: 'inside file\n'.length, permissions: '644' });
+    }
     expect(await snapshot(outside)).toEqual(outsideBefore);
     expect(await tempFiles(data)).toEqual([]);
     expect(await tempFiles(outside)).toEqual([]);

@@ -52,6 +52,12 @@ export interface GrepOptions {
   timeoutMs?: number;
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /**
+   * Real paths of the directories a file may really be in (the policy's allowed
+   * directories). Each file is checked after it is opened: a directory on the way may
+   * have been swapped for a symlink to elsewhere since the walk listed it. Default: `root`.
+   */
+  allowed?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (filesScanned: number) => void;
 }
@@ -94,7 +100,7 @@ const MAX_LISTED_SKIPS = 100;
 const IN_FLIGHT = 2;
 
 export async function grepFiles(root: string, options: GrepOptions): Promise<GrepResult> {
-  const init = compileInit(options);
+  const init = compileInit(options, options.allowed ?? [root]);
   assertSafeGlobs(options.exclude, 'The exclude glob');
   const maxResults = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
@@ -204,9 +210,11 @@ interface GrepInit {
   contextLines: number;
   maxLineLength: number;
   maxFileBytes: number;
+  /** Real directories an opened file must really be inside. */
+  allowed: readonly string[];
 }
 
-function compileInit(options: GrepOptions): GrepInit {
+function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit {
   const { pattern, literal = false, caseSensitive = true } = options;
   if (pattern === '') throw new FsError('INVALID_PATTERN', 'The pattern is empty. Give text or a regular expression to search for.');
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
@@ -245,6 +253,7 @@ function compileInit(options: GrepOptions): GrepInit {
     contextLines: Math.max(0, Math.floor(options.contextLines ?? 0)),
     maxLineLength: options.maxLineLength ?? 500,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_GREP_FILE_BYTES,
+    allowed: [...allowed],
   };
 }
 
@@ -255,6 +264,7 @@ function compileInit(options: GrepOptions): GrepInit {
 const grepHandler = (init: GrepInit) => {
   // process.getBuiltinModule, not require: a bundler rewrites `require` in this source.
   const fs = process.getBuiltinModule('node:fs');
+  const nodePath = process.getBuiltinModule('node:path');
   const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
   const lineRe = new RegExp(init.source, init.flags);
   const scanRe = init.scanWhole ? new RegExp(init.source, `${init.flags}gm`) : undefined;
@@ -275,6 +285,30 @@ const grepHandler = (init: GrepInit) => {
     return `${from > 0 ? '…' : ''}${line.slice(from, from + maxLength)}${from + maxLength < line.length ? '…' : ''}`;
   };
   const stripCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
+  const within = (real: string) =>
+    init.allowed.some((dir) => {
+      const rel = nodePath.relative(dir, real);
+      return rel === '' || (rel !== '..' && !rel.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(rel));
+    });
+  // Where the descriptor really is (as open-checked.ts decides): /proc/self/fd on Linux;
+  // elsewhere the realpath of the opened path, if it still names the same inode.
+  const realOf = (fd: number, opened: string): string | undefined => {
+    try {
+      const link = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (link.endsWith(' (deleted)')) return undefined;
+      if (nodePath.isAbsolute(link)) return link;
+    } catch {
+      // no /proc: fall through
+    }
+    try {
+      const own = fs.fstatSync(fd, { bigint: true });
+      const real = fs.realpathSync(opened);
+      const now = fs.statSync(real, { bigint: true });
+      return now.dev === own.dev && now.ino === own.ino ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 
   return (request: GrepRequest): GrepReply => {
     const reply: GrepReply = { matches: [], filesScanned: 0, filesMatched: 0, binary: 0, tooLarge: [], unreadable: [], bytes: 0 };
@@ -289,6 +323,11 @@ const grepHandler = (init: GrepInit) => {
         return true;
       }
       try {
+        // A directory on the way swapped for a symlink to elsewhere after the walk listed
+        // it: the file is not in an allowed directory; skipped without a word (its path
+        // may name what is outside).
+        const real = realOf(fd, file.path);
+        if (real === undefined || !within(real)) return true;
         const info = fs.fstatSync(fd);
         if (!info.isFile()) {
           reply.unreadable.push(file.path);

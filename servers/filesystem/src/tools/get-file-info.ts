@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { lstat } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { defineTool } from '../context.js';
 import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { mimeTypeOf } from '../lib/mime.js';
-import { getFileInfo as readFileInfo } from '../lib/file-info.js';
+import { getFileInfo as readFileInfo, isSymlinkConfined } from '../lib/file-info.js';
 
 export const getFileInfo = defineTool({
   name: 'get_file_info',
@@ -36,14 +35,19 @@ export const getFileInfo = defineTool({
     // URIs decoded), not as the process's working directory would: lstat(path) probed
     // cwd-relative paths outside the allowed directories and missed links given as URIs.
     const requested = nodePath.resolve((await ctx.policy.allowed())[0], pathOfFileUri(path) ?? path);
-    const [info, link] = await Promise.all([readFileInfo(real), lstat(requested).catch(() => undefined)]);
+    // Both read through descriptors checked to be inside the allowed directories, not by
+    // path: a directory on the way swapped for a symlink must not yield outside metadata.
+    const [info, isSymlink] = await Promise.all([
+      readFileInfo(real, ctx.policy.contains),
+      isSymlinkConfined(requested, real, ctx.policy.contains),
+    ]);
     const result = {
       path: real,
       ...info,
       created: info.created.toISOString(),
       modified: info.modified.toISOString(),
       accessed: info.accessed.toISOString(),
-      isSymlink: Boolean(link?.isSymbolicLink()),
+      isSymlink,
       ...(info.isFile ? { mimeType: mimeTypeOf(real) } : {}),
     };
     return ctx.result(result, info.isFile ? [ctx.link(fileUri(real), { mimeType: result.mimeType })] : []);

@@ -83,6 +83,7 @@ export const grepFiles = defineTool({
       maxResults: args.max_results,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
+      allowed: await ctx.policy.allowed(),
       signal: ctx.signal,
       onProgress: throttledProgress(ctx, 'grep_files'),
     });
