@@ -41,6 +41,7 @@ describe('SSRF attacks', () => {
       '/to-trap-decimal': `http://2130706433:${trap.port}/secret`,
       '/to-trap-name': `http://db.internal.test:${trap.port}/secret`,
       '/to-trap-v6': `http://[::ffff:127.0.0.1]:${trap.port}/secret`,
+      '/to-self-decimal': `http://2130706433:${site.port}/echo`,
       '/to-file': 'file:///etc/passwd',
     })) {
       site.route(path, (_req, res) => void res.writeHead(302, { location: target }).end());
@@ -107,6 +108,17 @@ describe('SSRF attacks', () => {
     const before = site.requests.length;
     await session.ok('fetch', { url: `http://SITE.test:${site.port}/echo` });
     expect(site.requests.length).toBeGreaterThan(before);
+  });
+
+  it('does not let another spelling of an allowed host:port through, directly or by redirect', async () => {
+    const before = site.requests.length;
+    for (const host of ['2130706433', '127.1', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]']) {
+      const url = `http://${host}:${site.port}/echo`;
+      expect(await session.refused('fetch', { url }), url).toMatch(/Refused to fetch/);
+    }
+    expect(site.requests.length).toBe(before);
+    expect(await session.refused('fetch', { url: `${site.origin}/to-self-decimal` })).toMatch(/Refused to fetch/);
+    expect(site.requests.slice(before)).toEqual(['GET /to-self-decimal']);
   });
 
   it('connects to the address it checked, resolving the name once per hop', async () => {

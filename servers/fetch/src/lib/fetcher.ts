@@ -119,13 +119,11 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
         if (hop >= maxRedirects) throw new FetchError('TOO_MANY_REDIRECTS', `${start} redirected more than ${maxRedirects} times.`);
-        let next: URL;
-        try {
-          next = new URL(location, target.url);
-        } catch {
+        if (!URL.canParse(location, target.url.href)) {
           throw new FetchError('BAD_URL', `${target.url.href} redirected to an invalid URL: ${location.slice(0, 200)}`);
         }
-        target = await options.guard.check(next);
+        // The Location as written: its host is what --allow-host is matched against.
+        target = await options.guard.check(location, target);
         continue;
       }
       return {

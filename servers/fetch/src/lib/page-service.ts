@@ -155,7 +155,8 @@ export function createPageService(options: PageServiceOptions): PageService {
     if (cachedEntry && getOptions.preferCache) return toPage(cachedEntry, raw, 'fresh', getOptions.signal);
     return slots.run(async () => {
       const previous = cache.get(key);
-      const response = await options.fetcher.fetch(url, {
+      // The URL as the caller wrote it: --allow-host is matched against its host as written.
+      const response = await options.fetcher.fetch(requested, {
         headers: getOptions.headers,
         signal: getOptions.signal,
         manual: getOptions.manual,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUrlGuard, type LookupAll } from './url-guard.js';
+import { createUrlGuard, writtenHost, type LookupAll } from './url-guard.js';
 import { createAddressClassifier } from './ip-address.js';
 import { FetchError } from './errors.js';
 
@@ -57,6 +57,39 @@ describe('url guard', () => {
     expect(await code(guard.check('http://[::1]:8080/'))).toBe('BLOCKED');
     // A host allowed without a port still resolves; any port of it may be private.
     expect(await code(guard.check('http://INTRANET.example:3000/'))).toBe('DNS');
+  });
+
+  it('matches --allow-host against the host as written, not as the URL parser rewrites it', async () => {
+    for (const url of [
+      'http://2130706433:8080/',
+      'http://127.1:8080/',
+      'http://0x7f000001:8080/',
+      'http://0177.0.0.1:8080/',
+      'http://%31%32%37.0.0.1:8080/',
+      'http://127.0.0.1.:8080/',
+      'http://[0:0:0:0:0:0:0:1]:9000/',
+      'http://[::ffff:127.0.0.1]:8080/',
+    ]) {
+      expect(await code(guard.check(url)), url).toBe('BLOCKED');
+    }
+    expect((await guard.check('http://user@127.0.0.1:8080/')).allowedPrivate).toBe(true);
+  });
+
+  it('keeps the host as written across a relative redirect, and takes the new one from an absolute one', async () => {
+    const first = await guard.check('http://127.0.0.1:8080/start');
+    expect((await guard.check('/next', first)).allowedPrivate).toBe(true);
+    expect(await code(guard.check('//2130706433:8080/next', first))).toBe('BLOCKED');
+    expect(await code(guard.check('http://2130706433:8080/next', first))).toBe('BLOCKED');
+  });
+
+  it('reads the host as written from every form of URL', () => {
+    expect(writtenHost('http://2130706433:8080/x')).toBe('2130706433');
+    expect(writtenHost('HTTPS://User:pw@Site.Test:443/x?y#z')).toBe('site.test');
+    expect(writtenHost('http:\\\\127.1/x')).toBe('127.1');
+    expect(writtenHost('http://[::1]:9000/')).toBe('[::1]');
+    expect(writtenHost('//evil.test/x')).toBe('evil.test');
+    expect(writtenHost('/relative/path')).toBeUndefined();
+    expect(writtenHost('relative?x')).toBeUndefined();
   });
 
   it('refuses other schemes and unparsable URLs', async () => {

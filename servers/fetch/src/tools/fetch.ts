@@ -41,7 +41,9 @@ export type PageOutput = z.output<typeof pageOutput>;
 
 /** The official server's wording, so models used to it continue the same way. */
 export function renderPage(out: PageOutput): string {
-  const lines = [`Contents of ${out.url}${out.final_url !== out.url ? ` (redirected to ${out.final_url})` : ''}:`];
+  // `HTTP://Example.com` comes back as `http://example.com/` without any redirect.
+  const redirected = out.final_url !== (URL.canParse(out.url) ? new URL(out.url).href : out.url);
+  const lines = [`Contents of ${out.url}${redirected ? ` (redirected to ${out.final_url})` : ''}:`];
   if (out.content === '' && out.start_index > 0 && out.start_index >= out.total_length) {
     lines.push('<error>No more content available.</error>');
     return lines.join('\n');
