@@ -53,6 +53,17 @@ describe('a directory deeper than PATH_MAX', () => {
     expect(resources.map((r) => path.basename(r.name)).sort()).toEqual(['shallow.txt', 'top.txt']);
   });
 
+  it('is reported by directory_tree as skipped, in its structured result and its text', async () => {
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('directory_tree', { path: tree.dir });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { skipped?: { path: string; reason: string }[] };
+    expect(out.skipped).toHaveLength(1);
+    expect(out.skipped![0].path.startsWith(`deep/${SEGMENT}/`)).toBe(true);
+    expect(out.skipped![0].reason).toMatch(/PATH_MAX/);
+    expect(textOf(result)).toContain(`1 directory not listed:\n${out.skipped![0].path}: path longer than the system allows (PATH_MAX))`);
+  });
+
   it('is reported by the tree walk as skipped, with the reason', async () => {
     const result = await directoryTree(tree.dir);
     expect(result.skipped).toHaveLength(1);
@@ -105,6 +116,53 @@ describe('names', () => {
     expect(lines).toContain('[FILE] real.txt');
     // The structured result keeps the real name.
     expect((result.structuredContent as { entries: { name: string }[] }).entries.map((e) => e.name)).toContain('x\n[DIR] forged');
+  });
+});
+
+describe('a newline in a name cannot forge a line in any text output', () => {
+  const FORGED = 'x\n[DIR] forged';
+
+  beforeEach(async () => {
+    await mkdir(tree.path('dir'));
+    await writeFile(tree.path('dir', FORGED), 'needle\n');
+    await writeFile(tree.path('dir', 'real.txt'), 'needle\n');
+    session = await open({ dirs: [tree.dir] });
+  });
+
+  /** The text lines of a call, checked to hold no line that starts with the forged text. */
+  async function lines(name: string, args: Record<string, unknown>): Promise<string[]> {
+    const result = await session!.call(name, args);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const text = textOf(result).split('\n');
+    expect(text.filter((line) => line.startsWith('[DIR] forged'))).toEqual([]);
+    return text;
+  }
+
+  it('search_files', async () => {
+    const text = await lines('search_files', { path: tree.dir, pattern: '**/x*' });
+    expect(text).toContain(JSON.stringify(tree.path('dir', FORGED)));
+  });
+
+  it('list_directory_with_sizes', async () => {
+    const text = await lines('list_directory_with_sizes', { path: tree.path('dir') });
+    expect(text.some((line) => line.startsWith(`[FILE] ${JSON.stringify(FORGED)} `))).toBe(true);
+  });
+
+  it('grep_files', async () => {
+    const text = await lines('grep_files', { path: tree.path('dir'), pattern: 'needle' });
+    expect(text).toContain(`${JSON.stringify(tree.path('dir', FORGED))}:1:needle`);
+  });
+
+  it('directory_tree (its text is JSON)', async () => {
+    const text = await lines('directory_tree', { path: tree.path('dir') });
+    expect(JSON.parse(text[0])).toContainEqual({ name: FORGED, type: 'file' });
+  });
+
+  it('copy_file and move_file', async () => {
+    const copied = await lines('copy_file', { source: tree.path('dir', FORGED), destination: tree.path(`copy ${FORGED}`) });
+    expect(copied.join('\n')).toBe(`Copied file ${JSON.stringify(tree.path('dir', FORGED))} to ${JSON.stringify(tree.path(`copy ${FORGED}`))}`);
+    const moved = await lines('move_file', { source: tree.path('dir', FORGED), destination: tree.path(`moved ${FORGED}`) });
+    expect(moved.join('\n')).toBe(`Moved ${JSON.stringify(tree.path('dir', FORGED))} to ${JSON.stringify(tree.path(`moved ${FORGED}`))}`);
   });
 });
 

@@ -104,6 +104,28 @@ describe('edit_file keeps every byte it did not edit (item 9)', () => {
   });
 });
 
+describe('edit_file text output', () => {
+  it('fences the diff with more backticks than any run in it, so file content cannot close the fence', async () => {
+    await writeFile(tree.path('notes.md'), 'intro\n```\ncode\n````\nend\n');
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('edit_file', { path: tree.path('notes.md'), edits: [{ oldText: 'code\n````', newText: '```js\ncode\n````' }], dryRun: true });
+    const text = textOf(result);
+    const { diff } = result.structuredContent as { diff: string };
+    expect(text.startsWith('`````diff\n')).toBe(true);
+    // Exactly the diff between the fences: no line of it is read as the end of the block.
+    expect(text).toBe(`\`\`\`\`\`diff\n${diff}\`\`\`\`\`\n(dry run: nothing written)`);
+    expect(diff).toContain('+```js');
+  });
+
+  it('keeps the plain three-backtick fence when the diff holds no backticks', async () => {
+    await writeFile(tree.path('a.txt'), 'one\n');
+    session = await open({ dirs: [tree.dir] });
+    const text = textOf(await session.call('edit_file', { path: tree.path('a.txt'), edits: [{ oldText: 'one', newText: 'two' }] }));
+    expect(text.startsWith('```diff\n')).toBe(true);
+    expect(text.endsWith('+two\n```')).toBe(true);
+  });
+});
+
 describe('large edits (item 10)', () => {
   it('applies thousands of exact edits to a large file, and a cancelled one writes nothing', async () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `    const value${i} = compute(${i}, "some text here");`);

@@ -64,6 +64,28 @@ describe('applyEdits: whitespace-tolerant matches', () => {
     ]);
     expect(result.content).toBe('if (a) {\n    return 2;\n}\nif (b) {\n    return 3;\n}\n');
   });
+
+  it('re-indents newText with the tabs of a tab-indented file, never mixing in the model\'s spaces', () => {
+    const tabbed = ['function f() {', '\tif (x) {', '\t\treturn 1;', '\t}', '}', ''].join('\n');
+    const result = applyEdits(tabbed, [
+      {
+        oldText: '    if (x) {\n        return 1;\n    }',
+        newText: '    if (y) {\n        if (z) {\n            return 2;\n        }\n    }\nreturn 0;',
+      },
+    ]);
+    expect(result.content).toBe(['function f() {', '\tif (y) {', '\t\tif (z) {', '\t\t\treturn 2;', '\t\t}', '\t}', 'return 0;', '}', ''].join('\n'));
+    expect(result.applied).toEqual([{ line: 2, match: 'whitespace' }]);
+    // Also when oldText's first line has no indentation to swap.
+    const top = applyEdits('f() {\n\treturn 1;\n}\n', [{ oldText: 'f() {\n  return 1;\n}', newText: 'f() {\n  const a = 1;\n  return a;\n}' }]);
+    expect(top.content).toBe('f() {\n\tconst a = 1;\n\treturn a;\n}\n');
+  });
+
+  it('re-indents newText with the spaces of a space-indented file when the model wrote tabs', () => {
+    const result = applyEdits('class A {\n    m() {\n        return 1;\n    }\n}\n', [
+      { oldText: '\tm() {\n\t\treturn 1;\n\t}', newText: '\tm() {\n\t\tif (a) {\n\t\t\treturn 2;\n\t\t}\n\t}' },
+    ]);
+    expect(result.content).toBe('class A {\n    m() {\n        if (a) {\n            return 2;\n        }\n    }\n}\n');
+  });
 });
 
 describe('applyEdits: line endings', () => {

@@ -291,14 +291,42 @@ class Editor {
  * Moves newText from the indentation the model used to the file's real indentation:
  * the base indent of oldText (its first non-blank line) is swapped for the indent of
  * the matched line, keeping each line's indentation relative to that base.
+ *
+ * When the model indents with other characters than the file (spaces for a file
+ * indented with tabs, or the reverse), swapping the base alone would mix them ("\t" then
+ * "    "): then indentation is counted in levels (a tab, or the model's and the file's
+ * step of spaces) and written with the file's characters. An indentation oldText used is
+ * written as the matched line has it.
  */
 function reindent(newText: string, oldLines: readonly string[], matched: readonly string[]): string {
   const anchor = oldLines.findIndex((line) => trimAscii(line) !== '');
   const oldBase = indentOf(oldLines[anchor]);
   const fileBase = indentOf(matched[anchor]);
+  const newLines = newText.split('\n');
+  const nonBlank = (lines: readonly string[]) => lines.filter((line) => trimAscii(line) !== '').map(indentOf);
+  const modelUnit = unitOf([...nonBlank(oldLines), ...nonBlank(newLines)]);
+  const fileUnit = unitOf(nonBlank(matched));
+  // Only tabs against spaces: between two widths of spaces the relative columns the model wrote are kept.
+  if (modelUnit !== undefined && fileUnit !== undefined && (modelUnit === '\t') !== (fileUnit === '\t')) {
+    // How the file writes each indentation oldText used.
+    const known = new Map<string, string>();
+    oldLines.forEach((line, i) => {
+      if (trimAscii(line) !== '' && i < matched.length && !known.has(indentOf(line))) known.set(indentOf(line), indentOf(matched[i]));
+    });
+    const baseLevel = levelsOf(fileBase, fileUnit).levels - levelsOf(oldBase, modelUnit).levels;
+    return newLines
+      .map((line) => {
+        if (trimAscii(line) === '') return line;
+        const indent = indentOf(line);
+        const written = known.get(indent);
+        if (written !== undefined) return written + line.slice(indent.length);
+        const { levels, rest } = levelsOf(indent, modelUnit);
+        return fileUnit.repeat(Math.max(0, levels + baseLevel)) + ' '.repeat(rest) + line.slice(indent.length);
+      })
+      .join('\n');
+  }
   if (oldBase === fileBase) return newText;
-  return newText
-    .split('\n')
+  return newLines
     .map((line) => {
       if (trimAscii(line) === '') return line;
       const indent = indentOf(line);
@@ -311,6 +339,31 @@ function reindent(newText: string, oldLines: readonly string[], matched: readonl
       return line;
     })
     .join('\n');
+}
+
+/**
+ * One level of indentation in these indents: "\t" when they are tabs only, the common
+ * step of spaces when they are spaces only; undefined when mixed or all empty.
+ */
+function unitOf(indents: readonly string[]): string | undefined {
+  const used = indents.filter((indent) => indent !== '');
+  if (used.length === 0) return undefined;
+  if (used.every((indent) => /^\t+$/.test(indent))) return '\t';
+  if (!used.every((indent) => /^ +$/.test(indent))) return undefined;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const widths = [...new Set(used.map((indent) => indent.length))].sort((a, b) => a - b);
+  // The step between indentation levels: the gcd of the widths and of their differences.
+  // One width alone does not tell the step: take the usual 4 (or 2) that divides it.
+  let step = widths.length === 1 ? gcd(widths[0], 4) : widths[0];
+  for (let i = 1; i < widths.length; i++) step = gcd(step, widths[i] - widths[i - 1]);
+  return ' '.repeat(Math.max(1, step));
+}
+
+/** Whole levels of `unit` in `indent` (a tab is one level), and the spaces left over. */
+function levelsOf(indent: string, unit: string): { levels: number; rest: number } {
+  const tabs = indent.split('\t').length - 1;
+  const spaces = indent.length - tabs;
+  return unit === '\t' ? { levels: tabs, rest: spaces } : { levels: tabs + Math.floor(spaces / unit.length), rest: spaces % unit.length };
 }
 
 // The near-miss search compares at most this many line pairs, and starts a run at most

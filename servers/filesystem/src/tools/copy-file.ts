@@ -4,6 +4,7 @@ import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
 import { copyDirectory, copyFile as copy } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
+import { displayName } from '../lib/display-name.js';
 
 export const copyFile = defineTool({
   name: 'copy_file',
@@ -19,7 +20,7 @@ export const copyFile = defineTool({
     replaced: z.boolean(),
   }),
   annotations: { destructiveHint: true, openWorldHint: false },
-  render: (out) => `Copied ${out.type} ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing file)' : ''}`,
+  render: (out) => `Copied ${out.type} ${displayName(out.source)} to ${displayName(out.destination)}${out.replaced ? ' (replaced the existing file)' : ''}`,
   async handler({ source, destination }, ctx) {
     const { entry, real } = await resolveEntry(ctx.policy, source);
     const target = await ctx.policy.resolveWritable(destination);

@@ -3,6 +3,7 @@ import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
 import { assertSafeGlobs } from '../lib/glob-guard.js';
 import { throttledProgress } from './progress.js';
+import { displayName } from '../lib/display-name.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
 
@@ -37,6 +38,10 @@ export const directoryTree = defineTool({
     tree: z.array(treeNode),
     entries: z.number().int(),
     nextCursor: z.string().optional().describe('More entries: call again with this cursor'),
+    skipped: z
+      .array(z.object({ path: z.string().describe('Relative to path'), reason: z.string() }))
+      .optional()
+      .describe('Directories whose contents could not be listed (path longer than PATH_MAX, symlink loop), at most 100'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   whenTooLarge: 'Pass a smaller max_entries or a max_depth (and follow nextCursor), or a deeper path.',
@@ -59,9 +64,17 @@ export const directoryTree = defineTool({
       onProgress: throttledProgress(ctx, 'directory_tree'),
     });
     const nextCursor = result.truncated && result.last !== undefined ? ctx.cursor.encode(result.last) : undefined;
-    const more = nextCursor
-      ? [{ type: 'text' as const, text: `(${result.entries} entries on this page; more: call again with cursor "${nextCursor}")` }]
-      : [];
-    return ctx.result({ path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}) }, more);
+    const skipped = result.skipped ?? [];
+    const more = [
+      ...(nextCursor ? [{ type: 'text' as const, text: `(${result.entries} entries on this page; more: call again with cursor "${nextCursor}")` }] : []),
+      // The tree text is JSON (names escaped); this note is plain text, so names go through displayName.
+      ...(skipped.length > 0
+        ? [{ type: 'text' as const, text: [`(${skipped.length} ${skipped.length === 1 ? 'directory' : 'directories'} not listed:`, ...skipped.map((s) => `${displayName(s.path)}: ${s.reason}`)].join('\n') + ')' }]
+        : []),
+    ];
+    return ctx.result(
+      { path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}), ...(skipped.length > 0 ? { skipped } : {}) },
+      more,
+    );
   },
 });

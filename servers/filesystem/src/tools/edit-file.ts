@@ -31,7 +31,12 @@ export const editFile = defineTool({
     edits: z.array(z.object({ line: z.number().int(), match: z.enum(['exact', 'whitespace']) })),
   }),
   annotations: { destructiveHint: true, openWorldHint: false },
-  render: (out) => `${'`'.repeat(3)}diff\n${out.diff}${'`'.repeat(3)}\n${out.dryRun ? '(dry run: nothing written)' : ''}`.trim(),
+  render: (out) => {
+    // A fence longer than any run of backticks in the diff, so a file holding ``` cannot close it early.
+    const longest = Math.max(0, ...(out.diff.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return `${fence}diff\n${out.diff}${out.diff.endsWith('\n') || out.diff === '' ? '' : '\n'}${fence}\n${out.dryRun ? '(dry run: nothing written)' : ''}`.trim();
+  },
   async handler({ path, edits, dryRun }, ctx) {
     const checked = await ctx.policy.resolveFile(path);
     // One edit of a file at a time in this process: the read, the edit and the rename of

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { grepFiles as grep } from '../lib/grep.js';
 import { fileUri } from '../lib/file-uri.js';
+import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
 
 export const grepFiles = defineTool({
@@ -55,11 +56,12 @@ export const grepFiles = defineTool({
       const before = m.before ?? [];
       const after = m.after ?? [];
       const first = m.line - before.length;
+      const name = displayName(m.path);
       if (previous) text += withContext && (previous.path !== m.path || previous.last + 1 < first) ? '\n--\n' : '\n';
       text += [
-        ...before.map((line, i) => `${m.path}-${first + i}-${line}`),
-        `${m.path}:${m.line}:${m.text}`,
-        ...after.map((line, i) => `${m.path}-${m.line + 1 + i}-${line}`),
+        ...before.map((line, i) => `${name}-${first + i}-${line}`),
+        `${name}:${m.line}:${m.text}`,
+        ...after.map((line, i) => `${name}-${m.line + 1 + i}-${line}`),
       ].join('\n');
       previous = { path: m.path, last: m.line + after.length };
     }

@@ -4,6 +4,7 @@ import { defineTool } from '../context.js';
 import { compareNames } from '../lib/walk.js';
 import { listDirectory, type DirectoryEntry } from '../lib/list-directory.js';
 import { formatSize } from '../lib/format-size.js';
+import { displayName } from '../lib/display-name.js';
 
 export const listDirectoryWithSizes = defineTool({
   name: 'list_directory_with_sizes',
@@ -31,7 +32,7 @@ export const listDirectoryWithSizes = defineTool({
   whenTooLarge: 'Follow nextCursor page by page, or list a narrower directory.',
   render: (out) =>
     [
-      ...out.entries.map((e) => `${e.type === 'directory' ? '[DIR] ' : '[FILE]'} ${e.name.padEnd(30)} ${e.type === 'directory' ? '' : formatSize(e.size).padStart(10)}`),
+      ...out.entries.map((e) => `${e.type === 'directory' ? '[DIR] ' : '[FILE]'} ${displayName(e.name).padEnd(30)} ${e.type === 'directory' ? '' : formatSize(e.size).padStart(10)}`),
       ...(out.nextCursor ? [`(more entries: call again with cursor "${out.nextCursor}")`] : []),
       '',
       `Total: ${out.totalFiles} files, ${out.totalDirectories} directories`,

@@ -4,6 +4,7 @@ import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
 import { moveFile as move } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
+import { displayName } from '../lib/display-name.js';
 
 export const moveFile = defineTool({
   name: 'move_file',
@@ -14,7 +15,7 @@ export const moveFile = defineTool({
   input: z.object({ source: z.string(), destination: z.string() }),
   output: z.object({ source: z.string(), destination: z.string(), replaced: z.boolean() }),
   annotations: { destructiveHint: true, openWorldHint: false },
-  render: (out) => `Moved ${out.source} to ${out.destination}${out.replaced ? ' (replaced the existing one)' : ''}`,
+  render: (out) => `Moved ${displayName(out.source)} to ${displayName(out.destination)}${out.replaced ? ' (replaced the existing one)' : ''}`,
   async handler({ source, destination }, ctx) {
     // The entry itself is moved, so a symlink that loops can be moved (out of the way) too.
     const { entry } = await resolveEntry(ctx.policy, source, { linkItself: true });
@@ -22,7 +23,7 @@ export const moveFile = defineTool({
     return ctx.locks.run(target, async () => {
       const existing = await lstat(target).catch(() => undefined);
       // The older server refused to move onto an existing file; without a way to ask, so do we.
-      if (existing && !(await ctx.confirm(`Replace ${target} with ${entry}?`, { whenUnavailable: false }))) {
+      if (existing && !(await ctx.confirm(`Replace ${displayName(target)} with ${displayName(entry)}?`, { whenUnavailable: false }))) {
         return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
       }
       await move(entry, target, { overwrite: Boolean(existing), confine: ctx.policy.contains });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { findEntries } from '../lib/search.js';
 import { fileUri } from '../lib/file-uri.js';
+import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
 
 const MAX_LINKS = 100;
@@ -29,7 +30,7 @@ export const searchFiles = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   whenTooLarge: 'Pass a smaller max_results (and follow nextCursor), or search a narrower path.',
   render: (out) =>
-    (out.matches.length ? out.matches.map((m) => m.path).join('\n') : 'No matches found') +
+    (out.matches.length ? out.matches.map((m) => displayName(m.path)).join('\n') : 'No matches found') +
     (out.nextCursor ? `\n(more matches: call again with cursor "${out.nextCursor}")` : ''),
   async handler(args, ctx) {
     const root = await ctx.policy.resolveDirectory(args.path);
