@@ -166,6 +166,23 @@ describe('a newline in a name cannot forge a line in any text output', () => {
   });
 });
 
+describe('get_file_info of odd entries', () => {
+  it('describes a FIFO at once, without opening it', async () => {
+    await mkdir(tree.path('data'));
+    execFileSync('mkfifo', [tree.path('data', 'pipe')]);
+    session = await open({ dirs: [tree.path('data')] });
+    expect(await session.ok('get_file_info', { path: tree.path('data', 'pipe') })).toMatchObject({ isFile: false, isDirectory: false, isSymlink: false });
+  });
+
+  it('reports isSymlink for a symlink to a directory, describing the directory', async () => {
+    await mkdir(tree.path('data', 'sub'), { recursive: true });
+    await symlink(tree.path('data', 'sub'), tree.path('data', 'link'));
+    session = await open({ dirs: [tree.path('data')] });
+    expect(await session.ok('get_file_info', { path: tree.path('data', 'link') })).toMatchObject({ path: tree.path('data', 'sub'), isDirectory: true, isSymlink: true });
+    expect(await session.ok('get_file_info', { path: tree.path('data', 'sub') })).toMatchObject({ isDirectory: true, isSymlink: false });
+  });
+});
+
 describe('copy_file of a directory holding a FIFO', () => {
   it('is refused before anything is copied', async () => {
     const source = tree.path('src');
