@@ -204,7 +204,7 @@ describe('no directories and no roots', () => {
   it('list_allowed_directories says how to configure one', async () => {
     session = await open({ dirs: [] });
     const result = await session.call('list_allowed_directories', {});
-    expect(result.structuredContent).toEqual({ directories: [] });
+    expect(result.structuredContent).toMatchObject({ directories: [], reason: expect.stringMatching(/DIR arguments.*roots/) });
     expect(textOf(result)).toMatch(/DIR arguments.*roots/);
   });
 

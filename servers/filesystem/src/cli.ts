@@ -1,4 +1,4 @@
-import { runCli, UsageError } from '@mcp-reference/shared';
+import { runCli } from '@mcp-reference/shared';
 import { createFilesystemServer } from './server.js';
 import { filesystemOptions } from './options.js';
 import { realpathAllowedDirs } from './lib/path-policy.js';
@@ -18,12 +18,12 @@ await runCli(
   async (options, logger) => {
     const { directories, skipped } = await realpathAllowedDirs(options.dirs);
     // As the official server does: one stale directory in a client's config must not stop
-    // the server. But if none is left, starting would let client roots grant anything.
+    // the server. If none is left, the server still starts but allows nothing (client
+    // roots cannot widen a ceiling the operator set), and every tool says why.
     for (const { input, reason } of skipped) logger.log('warning', `${input}: ${reason}; skipping it`);
-    if (directories.length === 0 && options.dirs.length > 0) {
-      throw new UsageError(`none of the directories given can be used (${skipped.map((s) => `${s.input}: ${s.reason}`).join('; ')})`);
-    }
-    if (directories.length === 0) logger.log('info', 'no DIR given: access comes from client roots');
-    return createFilesystemServer({ ...options, dirs: directories, logLevel: options.logLevel as 'info', logger });
+    const unusableDirs = skipped.map(({ input, reason }) => `${input}: ${reason}`);
+    if (directories.length === 0 && unusableDirs.length > 0) logger.log('warning', 'no DIR given can be used: every tool will refuse until the configuration is fixed');
+    else if (directories.length === 0) logger.log('info', 'no DIR given: access comes from client roots');
+    return createFilesystemServer({ ...options, dirs: directories, unusableDirs, logLevel: options.logLevel as 'info', logger });
   },
 );

@@ -80,9 +80,26 @@ describe('inputs the official server accepts', () => {
     }
   });
 
-  it('but a command line whose directories are all missing does not start (roots would then grant anything)', async () => {
+  it('with every directory missing it still starts, allows nothing even to a client with roots, and says why', async () => {
     const missing = path.join(tree.dir, 'no-such-dir');
-    await expect(connectStdio(process.execPath, [bin, missing], { stderr: 'ignore' })).rejects.toThrow();
+    const stdio = await connectStdio(process.execPath, [bin, missing], {
+      stderr: 'ignore',
+      roots: [{ uri: pathToFileURL(tree.dir).href }],
+    });
+    try {
+      const result = (await stdio.client.callTool({ name: 'read_text_file', arguments: { path: tree.path('ten.txt') } })) as {
+        isError?: boolean;
+        content: { text?: string }[];
+      };
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toContain('None of the directories this server was started with can be used');
+      expect(result.content[0].text).toContain('no-such-dir');
+      const listed = await stdio.client.callTool({ name: 'list_allowed_directories', arguments: {} });
+      expect(listed.structuredContent).toMatchObject({ directories: [] });
+      expect((listed.content as { text: string }[])[0].text).toContain('None of the directories this server was started with can be used');
+    } finally {
+      await stdio.close();
+    }
   });
 });
 

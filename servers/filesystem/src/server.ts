@@ -11,6 +11,12 @@ import pkg from '../package.json' with { type: 'json' };
 export interface CreateFilesystemServerOptions {
   /** Allowed directories as absolute real paths (the CLI resolves them); may be empty. */
   dirs: string[];
+  /**
+   * Directories the command line named that cannot be used (`path: reason`). When every
+   * one was unusable, nothing is allowed, whatever the client's roots say: the operator
+   * meant a ceiling, and a stale one must neither stop the server nor vanish into "no DIR".
+   */
+  unusableDirs?: string[];
   readOnly?: boolean;
   maxReadBytes?: number;
   pageSize?: number;
@@ -49,6 +55,13 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
       // Recomputed only when the session's roots change.
       let cached: { version: number; dirs: Promise<string[]> } | undefined;
       const getAllowed = () => {
+        if (ceiling.length === 0 && options.unusableDirs?.length) {
+          throw new FsError(
+            'NO_ALLOWED_DIRECTORIES',
+            `None of the directories this server was started with can be used (${options.unusableDirs.join('; ')}), so no path can be. ` +
+              'Fix the DIR arguments in the client\'s configuration and restart the server.',
+          );
+        }
         if (cached?.version !== session.rootsVersion) {
           const version = session.rootsVersion;
           cached = { version, dirs: session.roots().then((roots) => allowedDirectories(ceiling, roots)) };
