@@ -4,6 +4,7 @@
 // spans are kept, and large edits stay cancellable with bounded diagnostics.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { open, refusal, sleep, textOf, type Session } from './test-support.js';
 
@@ -66,10 +67,17 @@ describe('concurrent writes to one path (issue 13, item 8)', () => {
     await writeFile(tree.path('busy.txt'), `${lines.join('\n')}\n`);
     session = await open({ dirs: [tree.dir] });
     const edits = Array.from({ length: 3_000 }, (_, i) => ({ oldText: `value${i * 5} = `, newText: `renamed${i * 5} = ` }));
-    const call = session.call('edit_file', { path: tree.path('busy.txt'), edits });
-    await sleep(50);
-    await writeFile(tree.path('busy.txt'), 'someone else wrote this\n');
-    const result = await call;
+    // The first progress notification comes after the read and before the rename: the
+    // outside write lands there, whatever the speed of the machine.
+    let written = false;
+    const result = await session.call('edit_file', { path: tree.path('busy.txt'), edits }, {
+      onprogress: () => {
+        if (written) return;
+        written = true;
+        writeFileSync(tree.path('busy.txt'), 'someone else wrote this\n');
+      },
+    });
+    expect(written).toBe(true);
     expect(result.isError, textOf(result)).toBe(true);
     expect(textOf(result)).toMatch(/changed by someone else after it was read/);
     expect(await readFile(tree.path('busy.txt'), 'utf8')).toBe('someone else wrote this\n');

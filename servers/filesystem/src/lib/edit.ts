@@ -56,6 +56,8 @@ export interface EditOptions {
   path?: string;
   /** Stops the work between edits (it yields to the event loop every ~10 ms). */
   signal?: AbortSignal;
+  /** Told how many edits are done, before the first and at each yield. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** Edits of a text given as a string (UTF-8), for callers that hold one. */
@@ -80,8 +82,12 @@ export async function applyEditsToBytes(original: Buffer, edits: readonly Edit[]
       if (slicer.due()) await slicer.pause();
     }
   };
+  options.onProgress?.(0, edits.length);
   for (let index = 0; index < edits.length; index++) {
-    if (slicer.due()) await slicer.pause();
+    if (slicer.due()) {
+      options.onProgress?.(index, edits.length);
+      await slicer.pause();
+    }
     await run(editor.apply(edits[index], index));
   }
   return run(editor.finish(options.path ?? 'file'));

@@ -51,7 +51,11 @@ export const editFile = defineTool({
       } finally {
         await handle.close();
       }
-      const result = await applyEditsToBytes(original, edits, { path, signal: ctx.signal });
+      const result = await applyEditsToBytes(original, edits, {
+        path,
+        signal: ctx.signal,
+        onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
+      });
       if (!dryRun && result.changed) {
         // Refused (CONFLICT) if another process changed the file since it was read.
         await writeFileAtomic(file, result.content, { confine: ctx.policy.contains, expect: read });
