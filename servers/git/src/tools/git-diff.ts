@@ -17,37 +17,29 @@ async function headLinks(ctx: BaseContext & GitContext, repo: Repo, files: DiffF
 const pathFilter = z.string().optional().describe('Only this file or directory (relative to the repository top)');
 const render = (out: { diff: string; truncated: boolean }) => (out.diff || 'No changes.') + (out.truncated ? '\n[diff truncated: narrow it with path]' : '');
 
-export const gitDiffUnstaged = defineTool({
-  name: 'git_diff_unstaged',
-  title: 'Diff Unstaged',
-  description: 'Show changes in the working directory that are not yet staged.',
-  input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
-  output: diffOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  render,
-  async handler({ repo_path, context_lines, path }, ctx) {
-    const repo = await ctx.repos.resolve(repo_path);
-    const paths = path === undefined ? [] : [await workTreePath(repo, path)];
-    const result = await runDiff(ctx, repo, ['diff', ...DIFF_SAFETY, `--unified=${context_lines}`, '--', ...paths]);
-    return ctx.result({ repository: repo.root, ...result }, await headLinks(ctx, repo, result.files));
-  },
-});
+/** git_diff_unstaged and git_diff_staged: the same tool but for `--cached`. */
+function workTreeDiff(name: string, title: string, description: string, cached: boolean) {
+  return defineTool({
+    name,
+    title,
+    description,
+    input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
+    output: diffOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    render,
+    async handler({ repo_path, context_lines, path }, ctx) {
+      const repo = await ctx.repos.resolve(repo_path);
+      const paths = path === undefined ? [] : [await workTreePath(repo, path)];
+      const args = ['diff', ...(cached ? ['--cached'] : []), ...DIFF_SAFETY, `--unified=${context_lines}`, '--', ...paths];
+      const result = await runDiff(ctx, repo, args);
+      return ctx.result({ repository: repo.root, ...result }, await headLinks(ctx, repo, result.files));
+    },
+  });
+}
 
-export const gitDiffStaged = defineTool({
-  name: 'git_diff_staged',
-  title: 'Diff Staged',
-  description: 'Show changes that are staged for commit.',
-  input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
-  output: diffOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  render,
-  async handler({ repo_path, context_lines, path }, ctx) {
-    const repo = await ctx.repos.resolve(repo_path);
-    const paths = path === undefined ? [] : [await workTreePath(repo, path)];
-    const result = await runDiff(ctx, repo, ['diff', '--cached', ...DIFF_SAFETY, `--unified=${context_lines}`, '--', ...paths]);
-    return ctx.result({ repository: repo.root, ...result }, await headLinks(ctx, repo, result.files));
-  },
-});
+export const gitDiffUnstaged = workTreeDiff('git_diff_unstaged', 'Diff Unstaged', 'Show changes in the working directory that are not yet staged.', false);
+
+export const gitDiffStaged = workTreeDiff('git_diff_staged', 'Diff Staged', 'Show changes that are staged for commit.', true);
 
 export const gitDiff = defineTool({
   name: 'git_diff',
