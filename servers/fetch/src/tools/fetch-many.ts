@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { pageUri } from '../page-uri.js';
 import { describeFetchError } from '../describe-error.js';
-import { pageOutput } from './fetch.js';
+import { pageOutput, pageWindow } from './fetch.js';
 
 const CONCURRENCY = 4;
 
@@ -43,20 +43,7 @@ export const fetchMany = defineTool({
         const i = next++;
         const url = urls[i];
         try {
-          const page = await ctx.pages.get(url, { raw, signal: ctx.signal });
-          const content = page.content.slice(0, max_length);
-          results[i] = {
-            url,
-            final_url: page.finalUrl,
-            status: page.status,
-            content_type: page.contentType,
-            title: page.title,
-            content,
-            start_index: 0,
-            next_start_index: content.length < page.content.length ? content.length : null,
-            total_length: page.content.length,
-            truncated: content.length < page.content.length || page.bodyTruncated,
-          };
+          results[i] = pageWindow(url, await ctx.pages.get(url, { raw, signal: ctx.signal }), 0, max_length);
         } catch (error) {
           const message = describeFetchError(error);
           if (message === undefined) throw error;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { pageUri } from '../page-uri.js';
+import type { Page } from '../lib/page-service.js';
 
 export const fetchInput = z.object({
   url: z.string().min(1).describe('The http:// or https:// URL to fetch'),
@@ -38,6 +39,25 @@ export const pageOutput = z.object({
 });
 
 export type PageOutput = z.output<typeof pageOutput>;
+
+/** `max_length` characters of a page from `start`, with where to continue. */
+export function pageWindow(url: string, page: Page, start: number, maxLength: number): PageOutput {
+  const content = page.content.slice(start, start + maxLength);
+  const end = start + content.length;
+  const more = end < page.content.length;
+  return {
+    url,
+    final_url: page.finalUrl,
+    status: page.status,
+    content_type: page.contentType,
+    title: page.title,
+    content,
+    start_index: start,
+    next_start_index: more ? end : null,
+    total_length: page.content.length,
+    truncated: more || page.bodyTruncated,
+  };
+}
 
 /** The official server's wording, so models used to it continue the same way. */
 export function renderPage(out: PageOutput): string {
@@ -78,21 +98,7 @@ export const fetchTool = defineTool({
       preferCache: start_index > 0,
       onProgress: (stage, done, total) => void ctx.progress(done, total, stage),
     });
-    const content = page.content.slice(start_index, start_index + max_length);
-    const end = start_index + content.length;
-    const more = end < page.content.length;
-    const out: PageOutput = {
-      url,
-      final_url: page.finalUrl,
-      status: page.status,
-      content_type: page.contentType,
-      title: page.title,
-      content,
-      start_index,
-      next_start_index: more ? end : null,
-      total_length: page.content.length,
-      truncated: more || page.bodyTruncated,
-    };
+    const out = pageWindow(url, page, start_index, max_length);
     const link = ctx.link(pageUri(page.url), { name: page.title || url, mimeType: page.image ? page.image.mimeType : 'text/markdown' });
     const image = page.image ? [{ type: 'image' as const, data: page.image.data, mimeType: page.image.mimeType }] : [];
     return ctx.result(out, [...image, link]);
