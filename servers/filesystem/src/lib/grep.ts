@@ -96,14 +96,15 @@ export const DEFAULT_MAX_GREP_OUTPUT_BYTES = 4_000_000;
 export const DEFAULT_GREP_TIMEOUT_MS = 120_000;
 
 const MAX_LISTED_SKIPS = 100;
-// Batches in flight to the worker: enough to keep it busy while the walk reads ahead.
-const IN_FLIGHT = 2;
+// Requests in flight to the worker: enough to keep it busy while the walk reads ahead,
+// few enough that a search stopped early has not walked far past its end.
+const IN_FLIGHT = 3;
+// Files per request: fewer round trips when directories are small.
+const MIN_REQUEST_FILES = 1000;
 
 export async function grepFiles(root: string, options: GrepOptions): Promise<GrepResult> {
   const init = compileInit(options, options.allowed ?? [root]);
   assertSafeGlobs(options.exclude, 'The exclude glob');
-  const maxResults = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
-  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
   const result: GrepResult = {
     matches: [],
     truncated: false,
@@ -124,17 +125,15 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
     maxHeapMb: 512,
   });
-  let outputBytes = 0;
-  // Requests are answered in order; each reply is merged before the next is sent.
-  const scan = async (files: GrepFile[], named = false): Promise<boolean> => {
-    const reply = await worker.request({ files, named, maxMatches: maxResults - result.matches.length, maxBytes: maxOutputBytes - outputBytes });
+  // Requests are answered in order; the worker keeps the result and output budgets
+  // across them, so several can be in flight while the walk reads ahead.
+  const merge = (reply: GrepReply): boolean => {
     for (const match of reply.matches) result.matches.push(match); // not push(...): 100,000 arguments overflow the stack
     result.filesScanned += reply.filesScanned;
     result.filesMatched += reply.filesMatched;
     result.skipped.binary += reply.binary;
     for (const file of reply.tooLarge) note(result.skipped.tooLarge, file);
     for (const file of reply.unreadable) note(result.skipped.unreadable, file);
-    outputBytes += reply.bytes;
     if (reply.stoppedBy) {
       result.truncated = true;
       result.truncatedBy = reply.stoppedBy;
@@ -145,7 +144,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   };
   try {
     if (rootIsFile) {
-      await scan([{ path: root, relative: path.basename(root) }], true);
+      merge(await worker.request({ files: [{ path: root, relative: path.basename(root) }], named: true }));
       return result;
     }
     const batches = walkBatches(root, {
@@ -154,17 +153,23 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
       gitignoreBoundary: options.gitignoreBoundary,
       signal: options.signal,
     });
-    const inFlight: Promise<boolean>[] = [];
-    let chain = Promise.resolve(true);
+    const inFlight: Promise<GrepReply>[] = [];
+    let pending: GrepFile[] = [];
+    let more = true;
+    const send = () => {
+      const sent = worker.request({ files: pending, named: false });
+      sent.catch(() => undefined); // awaited below; this only marks it handled
+      inFlight.push(sent);
+      pending = [];
+    };
     for await (const batch of batches) {
-      const files = batch.filter((entry) => entry.type === 'file').map(({ path, relative }) => ({ path, relative }));
-      if (files.length === 0) continue;
-      chain = chain.then((more) => (more ? scan(files) : false));
-      chain.catch(() => undefined); // awaited below; this only marks it handled
-      inFlight.push(chain);
-      if (inFlight.length >= IN_FLIGHT && !(await inFlight.shift()!)) break; // leaving the loop closes the walk
+      for (const entry of batch) if (entry.type === 'file') pending.push({ path: entry.path, relative: entry.relative });
+      if (pending.length < MIN_REQUEST_FILES) continue;
+      send();
+      if (inFlight.length >= IN_FLIGHT && !(more = merge(await inFlight.shift()!))) break; // leaving the loop closes the walk
     }
-    await chain;
+    if (more && pending.length > 0) send();
+    while (more && inFlight.length > 0) more = merge(await inFlight.shift()!);
     return result;
   } finally {
     worker.close();
@@ -184,8 +189,6 @@ interface GrepRequest {
   files: GrepFile[];
   /** The file was named by the caller: searched whatever the include globs say. */
   named: boolean;
-  maxMatches: number;
-  maxBytes: number;
 }
 
 interface GrepReply {
@@ -210,11 +213,16 @@ interface GrepInit {
   contextLines: number;
   maxLineLength: number;
   maxFileBytes: number;
+  /** Budgets for the whole call, kept by the worker across requests. */
+  maxMatches: number;
+  maxBytes: number;
   /** Real directories an opened file must really be inside. */
   allowed: readonly string[];
 }
 
 function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit {
+  const maxMatches = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
   const { pattern, literal = false, caseSensitive = true } = options;
   if (pattern === '') throw new FsError('INVALID_PATTERN', 'The pattern is empty. Give text or a regular expression to search for.');
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
@@ -253,6 +261,8 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
     contextLines: Math.max(0, Math.floor(options.contextLines ?? 0)),
     maxLineLength: options.maxLineLength ?? 500,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_GREP_FILE_BYTES,
+    maxMatches,
+    maxBytes,
     allowed: [...allowed],
   };
 }
@@ -290,11 +300,13 @@ const grepHandler = (init: GrepInit) => {
       const rel = nodePath.relative(dir, real);
       return rel === '' || (rel !== '..' && !rel.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(rel));
     });
-  // Where the descriptor really is (as open-checked.ts decides): /proc/self/fd on Linux;
-  // elsewhere the realpath of the opened path, if it still names the same inode.
+  // Where the descriptor really is (as open-checked.ts decides): /proc/<pid>/fd on Linux
+  // (not /proc/self: one symlink less to resolve per look-up); elsewhere the realpath of
+  // the opened path, if it still names the same inode.
+  const procFd = `/proc/${process.pid}/fd/`;
   const realOf = (fd: number, opened: string): string | undefined => {
     try {
-      const link = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      const link = fs.readlinkSync(procFd + fd);
       if (link.endsWith(' (deleted)')) return undefined;
       if (nodePath.isAbsolute(link)) return link;
     } catch {
@@ -309,25 +321,93 @@ const grepHandler = (init: GrepInit) => {
       return undefined;
     }
   };
+  const FILE_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0);
+
+  // The directory whose files are being searched. On Linux it is opened once and checked
+  // once (its descriptor's real path inside an allowed directory), and its files are opened
+  // through that descriptor (/proc/<pid>/fd/<dir>/<name>, which is openat(dir, name)): a
+  // directory on the way swapped for a symlink after the walk listed it cannot lead the
+  // open elsewhere, and no file needs a look-up of its own. Where that is not available
+  // (no /proc), each file is opened by its path and checked after opening.
+  let dirPath: string | undefined;
+  let dirFd = -1;
+  /** Prefix to open a file of the directory by name; undefined: open by path, check each. */
+  let dirPrefix: string | undefined;
+  /** The directory really is outside the allowed ones (or gone): its files are skipped. */
+  let dirOutside = false;
+  let viaProc = true;
+  const closeDir = () => {
+    if (dirFd >= 0) {
+      try {
+        fs.closeSync(dirFd);
+      } catch {
+        // already gone
+      }
+    }
+    dirFd = -1;
+    dirPath = undefined;
+    dirPrefix = undefined;
+  };
+  const enterDir = (dir: string) => {
+    closeDir();
+    dirPath = dir;
+    dirPrefix = undefined;
+    dirOutside = false;
+    if (!viaProc) return;
+    try {
+      dirFd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+    } catch {
+      return; // each file opened by path reports itself
+    }
+    let link: string;
+    try {
+      link = fs.readlinkSync(procFd + dirFd);
+    } catch {
+      viaProc = false; // no /proc
+      closeDir();
+      dirPath = dir;
+      return;
+    }
+    if (link.endsWith(' (deleted)') || !nodePath.isAbsolute(link) || !within(link)) dirOutside = true;
+    else dirPrefix = `${procFd}${dirFd}/`;
+  };
+
+  // Kept across the requests of the call, so that several can be in flight.
+  let totalMatches = 0;
+  let totalBytes = 0;
+  let stoppedBy: GrepReply['stoppedBy'];
 
   return (request: GrepRequest): GrepReply => {
     const reply: GrepReply = { matches: [], filesScanned: 0, filesMatched: 0, binary: 0, tooLarge: [], unreadable: [], bytes: 0 };
+    if (stoppedBy) {
+      reply.stoppedBy = stoppedBy;
+      return reply;
+    }
     const grepOne = (file: GrepFile): boolean => {
+      const cut = file.path.lastIndexOf(nodePath.sep);
+      const dir = cut <= 0 ? nodePath.sep : file.path.slice(0, cut);
+      // A file named by the caller is checked by itself: `allowed` may be that file alone.
+      if (request.named) closeDir();
+      else if (dir !== dirPath) enterDir(dir);
+      // Silently: the path may name what is outside.
+      if (dirOutside && !request.named) return true;
       let fd: number;
       try {
         // O_NONBLOCK: a FIFO swapped in after the walk must not block; fstat then skips it.
         // O_NOFOLLOW: nor a symlink swapped in for a file the walk saw.
-        fd = fs.openSync(file.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0));
+        fd = fs.openSync(dirPrefix === undefined ? file.path : dirPrefix + file.path.slice(cut + 1), FILE_FLAGS);
       } catch {
         reply.unreadable.push(file.path);
         return true;
       }
       try {
-        // A directory on the way swapped for a symlink to elsewhere after the walk listed
-        // it: the file is not in an allowed directory; skipped without a word (its path
-        // may name what is outside).
-        const real = realOf(fd, file.path);
-        if (real === undefined || !within(real)) return true;
+        if (dirPrefix === undefined) {
+          // A directory on the way swapped for a symlink to elsewhere after the walk listed
+          // it: the file is not in an allowed directory; skipped without a word (its path
+          // may name what is outside).
+          const real = realOf(fd, file.path);
+          if (real === undefined || !within(real)) return true;
+        }
         const info = fs.fstatSync(fd);
         if (!info.isFile()) {
           reply.unreadable.push(file.path);
@@ -338,6 +418,35 @@ const grepHandler = (init: GrepInit) => {
           return true;
         }
         reply.filesScanned++;
+        // Fast path for the usual file, small and without a match: one read, one test of
+        // the whole text, no line splitting.
+        if (info.size <= CHUNK) {
+          const n = info.size === 0 ? 0 : fs.readSync(fd, buffer, 0, info.size, 0);
+          if (n === 0) return true;
+          if (buffer.subarray(0, Math.min(n, 8192)).includes(0)) {
+            reply.binary++;
+            return true;
+          }
+          if (n === info.size) {
+            if (needle) {
+              if (buffer.subarray(0, n).indexOf(needle) === -1) return true;
+            } else if (scanRe) {
+              scanRe.lastIndex = 0;
+              if (!scanRe.test(buffer.toString('utf8', 0, n))) return true;
+            }
+          }
+        }
+        return searchFile(fd, file, info.size);
+      } catch {
+        reply.unreadable.push(file.path);
+        return true;
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+
+    // Line by line, in chunks: a file that may match, or a large one.
+    const searchFile = (fd: number, file: GrepFile, size: number): boolean => {
         const decoder = new StringDecoder('utf8');
         let line = 0; // lines before the current block
         let current: GrepMatch | undefined; // the match still collecting `after`
@@ -350,9 +459,11 @@ const grepHandler = (init: GrepInit) => {
         // repeats the path for each line shown ("path:12:text", "path-13-context").
         const lineCost = file.path.length + 12;
         const account = (lines: string[], isMatch: boolean) => {
-          for (const line of lines) reply.bytes += lineCost + 2 * line.length;
-          if (isMatch) reply.bytes += file.path.length + 48;
-          return reply.bytes <= request.maxBytes;
+          let cost = isMatch ? file.path.length + 48 : 0;
+          for (const line of lines) cost += lineCost + 2 * line.length;
+          reply.bytes += cost;
+          totalBytes += cost;
+          return totalBytes <= init.maxBytes;
         };
         const block = (text: string) => {
           let pos = 0;
@@ -369,8 +480,8 @@ const grepHandler = (init: GrepInit) => {
               candidate = nextCandidate(text, end + 1);
             }
             if (found) {
-              if (reply.matches.length >= request.maxMatches) {
-                reply.stoppedBy = 'max_results';
+              if (totalMatches >= init.maxMatches) {
+                stoppedBy = reply.stoppedBy = 'max_results';
                 stopped = true;
                 return;
               }
@@ -384,11 +495,12 @@ const grepHandler = (init: GrepInit) => {
                 after: [],
               };
               if (!account([match.text, ...recent], true)) {
-                reply.stoppedBy = 'output_size';
+                stoppedBy = reply.stoppedBy = 'output_size';
                 stopped = true;
                 return;
               }
               reply.matches.push(match);
+              totalMatches++;
               if (!matched) reply.filesMatched++;
               matched = true;
               current = match;
@@ -397,7 +509,7 @@ const grepHandler = (init: GrepInit) => {
             } else if (pendingAfter > 0 && current) {
               const after = clip(content ?? stripCr(text.slice(pos, end)), 0);
               if (!account([after], false)) {
-                reply.stoppedBy = 'output_size';
+                stoppedBy = reply.stoppedBy = 'output_size';
                 stopped = true;
                 return;
               }
@@ -422,15 +534,15 @@ const grepHandler = (init: GrepInit) => {
 
         let position = 0;
         let carry = '';
-        while (position < info.size && !stopped) {
-          const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK, info.size - position), position);
+        while (position < size && !stopped) {
+          const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK, size - position), position);
           if (n === 0) break;
           if (position === 0) {
             if (buffer.subarray(0, Math.min(n, 8192)).includes(0)) {
               reply.binary++;
               return true;
             }
-            if (needle && n === info.size && buffer.subarray(0, n).indexOf(needle) === -1) return true;
+            if (needle && n === size && buffer.subarray(0, n).indexOf(needle) === -1) return true;
           }
           position += n;
           const text = carry + decoder.write(buffer.subarray(0, n));
@@ -447,16 +559,15 @@ const grepHandler = (init: GrepInit) => {
           if (rest !== '') block(rest);
         }
         return !stopped;
-      } catch {
-        reply.unreadable.push(file.path);
-        return true;
-      } finally {
-        fs.closeSync(fd);
-      }
     };
-    for (const file of request.files) {
-      if (!request.named && !included(file.relative)) continue;
-      if (!grepOne(file)) break;
+    try {
+      for (const file of request.files) {
+        if (!request.named && !included(file.relative)) continue;
+        if (!grepOne(file)) break;
+      }
+    } finally {
+      // Not kept between requests: the call may end (and the worker with it) at any time.
+      closeDir();
     }
     return reply;
   };
