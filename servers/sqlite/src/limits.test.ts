@@ -48,6 +48,21 @@ describe('time limit', () => {
     expect((await s.ok<QueryOut>('read_query', { query: 'SELECT 42' })).rows).toEqual([[42]]);
   });
 
+  it('a page that never ends is stopped at the time limit, even when the engine reads it ahead of the call', async () => {
+    const paged = await open({ dbPath: db.file, timeoutMs: 500, maxRows: 2 });
+    try {
+      // Rows 1-4 come at once, then the query runs on forever looking for a fifth.
+      const query = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x < 5 OR x < 0';
+      const first = await paged.ok<QueryOut>('read_query', { query });
+      expect(first.rows).toEqual([[1], [2]]);
+      expect(first.nextCursor).toBeDefined();
+      expect(await paged.refused('read_query', { query, cursor: first.nextCursor })).toMatch(/longer than 500 ms/);
+      expect((await paged.ok<QueryOut>('read_query', { query: 'SELECT 42' })).rows).toEqual([[42]]);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('a runaway query does not hold up other calls while another engine process is free', async () => {
     const slow = s.call('read_query', { query: RUNAWAY });
     const fast = await s.ok<QueryOut>('read_query', { query: 'SELECT name FROM users WHERE id = 1' });

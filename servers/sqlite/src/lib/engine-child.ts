@@ -274,7 +274,10 @@ export interface ChildConfig {
 export function engineMain(config: ChildConfig, modules: { require(id: string): unknown }): void {
   const Database = modules.require('better-sqlite3') as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number };
+  // `ahead` is the next page, read while the parent handles this one (see the message loop);
+  // `failed` is the error reading it met, told on the call that asks for it.
+  type Page = { rows: unknown[][]; more: boolean };
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; ahead?: Page; failed?: unknown };
   const open = (readonly: boolean): Db => {
     const db = new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
     return db;
@@ -330,7 +333,15 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     for (const row of rows) if (roots.includes(row.rootpage)) names.add(row.tbl_name);
     return [...names].sort();
   };
-  const pageOf = (cursor: Cursor) => {
+  const pageOf = (cursor: Cursor): Page => {
+    const { ahead, failed } = cursor;
+    cursor.ahead = undefined;
+    cursor.failed = undefined;
+    if (failed !== undefined) throw failed;
+    if (ahead) {
+      cursor.usedAt = Date.now();
+      return ahead;
+    }
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
@@ -508,8 +519,25 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     },
   };
 
+  // Reads the page after the one just sent, while the parent and its client handle that
+  // one: paging then costs the larger of the two sides, not their sum. The parent keeps
+  // this process busy (and under the time limit) until 'read ahead' arrives.
+  const readAhead = (id: number, cursorId: string) => {
+    const cursor = cursors.get(cursorId);
+    if (cursor && !cursor.ahead && cursor.failed === undefined) {
+      try {
+        const page = takePage(cursor.iterator, cursor.pending, config.limits);
+        cursor.pending = page.pending;
+        cursor.ahead = { rows: page.rows, more: page.more };
+      } catch (error) {
+        cursor.failed = error;
+      }
+    }
+    process.send!({ id, readAhead: true });
+  };
+
   process.on('message', (message: { id: number; op: string; request: unknown }) => {
-    let reply: unknown;
+    let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
     try {
       let value: unknown;
       try {
@@ -526,7 +554,15 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const e = error as { name?: string; message?: string; code?: string };
       reply = { id: message.id, ok: false, name: e.name ?? 'Error', message: String(e.message ?? error), code: e.code };
     }
-    process.send!(reply);
+    const next = reply.ok && (message.op === 'query' || message.op === 'next') ? (reply.value as { more?: boolean; cursor?: string }) : undefined;
+    if (next?.more && next.cursor !== undefined) {
+      const cursorId = next.cursor;
+      reply.ahead = true;
+      // Once the page is written out (it may be larger than the pipe holds).
+      process.send!(reply, undefined, undefined, () => readAhead(message.id, cursorId));
+    } else {
+      process.send!(reply);
+    }
   });
   process.on('disconnect', () => process.exit(0));
   process.send!({ ready: true });

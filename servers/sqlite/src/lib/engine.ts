@@ -32,6 +32,8 @@ interface Job {
   op: string;
   request: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The child a cursor lives in: the job fails if that child is gone by its turn. */
+  at?: EngineSlot;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -44,6 +46,8 @@ interface Slot {
   queue: Job[];
   /** Grows each time the child is replaced: cursors of an older child are gone. */
   generation: number;
+  /** A generation whose child was stopped at the time limit while reading a cursor's next page ahead. */
+  timedOutAhead?: number;
 }
 
 /** Turns a SQLite error into what the caller should read. */
@@ -67,6 +71,13 @@ function describeSqliteError(name: string, message: string, code: string | undef
   if (code?.startsWith('SQLITE_')) return new SqlError(`SQLite error: ${message}`, code);
   if (/is not a function|Cannot find module/.test(message)) return new SqlError(message, 'internal');
   return new SqlError(message, code);
+}
+
+/** The job that holds a slot while its child reads a cursor's next page ahead (not an op of the child). */
+const READ_AHEAD = '(read ahead)';
+
+function timeoutError(options: EngineOptions): SqlError {
+  return new SqlError(`The query ran longer than ${options.timeoutMs} ms and was stopped. Add a LIMIT or a WHERE, or ask for less.`, 'timeout');
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -116,9 +127,30 @@ export function createEngine(options: EngineOptions): Engine {
       child.once('exit', (code, signal) => reject(new SqlError(`The SQLite engine stopped (${signal ?? code}) before it was ready.`)));
     });
     slot.ready.catch(() => undefined);
-    child.on('message', (reply: { id?: number; ok?: boolean; value?: unknown; name?: string; message?: string; code?: string }) => {
+    child.on('message', (reply: { id?: number; ok?: boolean; value?: unknown; name?: string; message?: string; code?: string; ahead?: boolean; readAhead?: boolean }) => {
       const job = slot.running;
       if (reply.id === undefined || !job || job.id !== reply.id) return;
+      if (job.op === READ_AHEAD) {
+        if (reply.readAhead) finish(slot, () => undefined);
+        return;
+      }
+      if (reply.ok && reply.ahead) {
+        // The child goes on to read the next page of the cursor: the slot stays busy, under
+        // the time limit, until it says it is done, then the next call is sent.
+        clearTimeout(job.timer);
+        job.signal?.removeEventListener('abort', job.onAbort);
+        const generation = slot.generation;
+        const timer = setTimeout(() => {
+          slot.timedOutAhead = generation;
+          const stopped = slot.child;
+          kill(slot);
+          const exited = !stopped || stopped.exitCode !== null || stopped.signalCode !== null ? Promise.resolve() : new Promise((resolve) => stopped.once('exit', resolve));
+          void exited.then(() => finish(slot, () => undefined));
+        }, options.timeoutMs);
+        slot.running = { op: READ_AHEAD, request: {}, resolve: () => undefined, reject: () => undefined, id: job.id, timer, onAbort: () => undefined };
+        job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation } });
+        return;
+      }
       finish(slot, () => (reply.ok ? job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation: slot.generation } }) : job.reject(describeSqliteError(reply.name ?? 'Error', reply.message ?? '', reply.code, options))));
     });
     child.on('exit', (code, signal) => {
@@ -151,6 +183,12 @@ export function createEngine(options: EngineOptions): Engine {
       pump(slot);
       return;
     }
+    const gone = job.at && expired(slot, job.at);
+    if (gone) {
+      job.reject(gone);
+      pump(slot);
+      return;
+    }
     const id = nextId++;
     // The caller hears of the stop only once the child is gone, so its locks are released
     // and another process can write at once.
@@ -163,7 +201,7 @@ export function createEngine(options: EngineOptions): Engine {
     };
     const onAbort = () => stop(job.signal!.reason as Error);
     const timer = setTimeout(
-      () => stop(new SqlError(`The query ran longer than ${options.timeoutMs} ms and was stopped. Add a LIMIT or a WHERE, or ask for less.`, 'timeout')),
+      () => stop(timeoutError(options)),
       options.timeoutMs,
     );
     slot.running = { ...job, id, timer, onAbort };
@@ -176,6 +214,13 @@ export function createEngine(options: EngineOptions): Engine {
         if (slot.running?.id === id) finish(slot, () => job.reject(error instanceof SqlError ? error : new SqlError(error.message)));
       },
     );
+  };
+
+  // Why a cursor of `at` can no longer be read, or undefined while its child lives.
+  const expired = (slot: Slot | undefined, at: EngineSlot): SqlError | undefined => {
+    if (slot && at.generation === slot.generation) return undefined;
+    if (slot && slot.timedOutAhead === at.generation) return timeoutError(options);
+    return new SqlError('This cursor has expired (its query was stopped or the engine restarted): run the query again.', 'refused');
   };
 
   const pick = (): Slot => {
@@ -194,11 +239,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (closed) return Promise.reject(new SqlError('The server is shutting down.'));
       const at = callOptions.at;
       const slot = at === undefined ? pick() : slots[at.slot];
-      if (!slot || (at && at.generation !== slot.generation)) {
-        return Promise.reject(new SqlError('This cursor has expired (its query was stopped or the engine restarted): run the query again.', 'refused'));
-      }
+      const gone = slot ? at && expired(slot, at) : expired(undefined, at!);
+      if (gone || !slot) return Promise.reject(gone);
       return new Promise((resolve, reject) => {
-        slot.queue.push({ op, request, signal: callOptions.signal, resolve: resolve as (value: unknown) => void, reject });
+        slot.queue.push({ op, request, signal: callOptions.signal, at, resolve: resolve as (value: unknown) => void, reject });
         pump(slot);
       });
     },
