@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { gitFixtureEnv } from './fixtures/git-repo.js';
 
 const exec = promisify(execFile);
 
@@ -39,15 +40,7 @@ export const LAUNCH_ARGS: Record<string, (dir: string) => Promise<string[]>> = {
   // The git server: one repository with a commit, given with --repository.
   git: async (dir) => {
     await writeFiles(dir, { 'README.md': '# Fixture\n', 'src/a.txt': 'a\n' });
-    const env = {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 'Test',
-      GIT_AUTHOR_EMAIL: 'test@example.invalid',
-      GIT_COMMITTER_NAME: 'Test',
-      GIT_COMMITTER_EMAIL: 'test@example.invalid',
-    };
+    const env = gitFixtureEnv();
     for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'first']]) {
       await exec('git', args, { cwd: dir, env });
     }

@@ -69,8 +69,8 @@ export function linksOf(result: ToolResult): string[] {
 }
 
 /**
- * The refusal message of a call that must be refused: an isError result or a JSON-RPC
- * error. Fails the test if the call succeeded.
+ * The refusal message of a call that must be refused: an isError result (with no
+ * structured content) or a JSON-RPC error. Fails the test if the call succeeded.
  */
 export async function refusal(session: ToolSession, name: string, args: Record<string, unknown>): Promise<string> {
   let result: ToolResult;
@@ -80,5 +80,6 @@ export async function refusal(session: ToolSession, name: string, args: Record<s
     return (error as Error).message;
   }
   expect(result.isError, `${name} ${JSON.stringify(args)} was not refused: ${textOf(result)}`).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
   return textOf(result);
 }

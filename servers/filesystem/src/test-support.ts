@@ -5,11 +5,10 @@ import { lstat, mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import { openToolSession, textOf, type ClientOptions, type TempTree, type ToolResult, type ToolSession } from '@mcp-reference/test-harness';
+import { openToolSession, type ClientOptions, type TempTree, type ToolSession } from '@mcp-reference/test-harness';
 import { createFilesystemServer, type CreateFilesystemServerOptions } from './server.js';
 
-export { linksOf, textOf, type ToolResult } from '@mcp-reference/test-harness';
+export { linksOf, refusal, textOf, type ToolResult } from '@mcp-reference/test-harness';
 
 export const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
@@ -18,22 +17,6 @@ export type Session = ToolSession<ReturnType<typeof createFilesystemServer>>;
 /** A factory-built server with a real in-memory client. Close it in afterEach/afterAll. */
 export function open(options: Partial<CreateFilesystemServerOptions> & { dirs: string[] }, client: ClientOptions = {}): Promise<Session> {
   return openToolSession(createFilesystemServer({ logLevel: 'error', ...options }), client);
-}
-
-/**
- * The refusal message of a call that must be refused: an isError result (with no
- * structured content) or a JSON-RPC error. Fails the test if the call succeeded.
- */
-export async function refusal(session: Session, name: string, args: Record<string, unknown>): Promise<string> {
-  let result: ToolResult;
-  try {
-    result = await session.call(name, args);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  expect(result.isError, `${name} ${JSON.stringify(args)} was not refused: ${textOf(result)}`).toBe(true);
-  expect(result.structuredContent).toBeUndefined();
-  return textOf(result);
 }
 
 /**
