@@ -1,4 +1,4 @@
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, readlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
@@ -71,7 +71,9 @@ export async function openDirectory(dir: string): Promise<FileHandle> {
  */
 export async function realPathOfHandle(handle: FileHandle, opened: string): Promise<string | undefined> {
   try {
-    const link = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+    // Synchronous: reading a /proc link never waits on a disk, and a trip through the
+    // thread pool would cost more than the call itself.
+    const link = readlinkSync(`/proc/self/fd/${handle.fd}`);
     if (path.isAbsolute(link) && !link.endsWith(' (deleted)')) return link;
     if (link.endsWith(' (deleted)')) return undefined;
   } catch {

@@ -48,6 +48,7 @@ export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 const CHUNK = 64 * 1024;
+const FIRST_CHUNK = 16 * 1024;
 const NEWLINE = 0x0a;
 
 /** The first `count` lines. Reads only as far as the last of them. */
@@ -60,7 +61,8 @@ export async function readHead(file: TextSource, count: number, options: ReadLim
 /** The last `count` lines, read backwards from the end in chunks: cost is that of the lines, not of the file. */
 export async function readTail(source: TextSource, count: number, options: ReadLimitOptions = {}): Promise<TextSlice> {
   assertCount(count, 'tail');
-  return withFile(source, async (handle, size, file) => {
+  return withFile(source, async (handle, sizeOf, file) => {
+    let size = await sizeOf();
     // A file that shrinks while it is read (log rotation) is read again from its new end.
     for (let attempt = 1; ; attempt++) {
       const slice = await tailOnce(handle, size, count, file, options);
@@ -130,10 +132,11 @@ export async function readLineRange(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
   const maxScanBytes = options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
   const last = end ?? Infinity;
-  return withFile(source, async (handle, size, file) => {
+  return withFile(source, async (handle, sizeOf, file) => {
     const parts: Buffer[] = [];
-    // Only `buffer.subarray(0, length)` of what a read returned is ever looked at.
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    // Only `buffer.subarray(0, length)` of what a read returned is ever looked at. The
+    // first read is small (a few lines are the usual ask), the next ones full chunks.
+    let buffer = Buffer.allocUnsafe(start === 1 && last <= 100 ? FIRST_CHUNK : CHUNK);
     let collected = 0;
     let position = 0;
     let bytesRead = 0;
@@ -178,6 +181,7 @@ export async function readLineRange(
         }
       }
       position += length;
+      if (buffer.length < CHUNK) buffer = Buffer.allocUnsafe(CHUNK);
     }
     if (endOffset < 0) {
       // Reached the end of the file: a last line without "\n" still counts.
@@ -194,7 +198,8 @@ export async function readLineRange(
     return {
       text: slice.toString('utf8'),
       lines: countLines(slice),
-      truncated: startOffset > 0 || (endOffset >= 0 && endOffset < size),
+      // More bytes after the range: seen in the last chunk read, or else asked of fstat.
+      truncated: startOffset > 0 || (endOffset >= 0 && (endOffset < position || endOffset < (await sizeOf()))),
       bytesRead,
     };
   });
@@ -207,7 +212,8 @@ export async function readWhole(source: TextSource, maxBytes: number = DEFAULT_M
 
 /** The whole file as bytes (for edits, which must keep every byte). */
 export async function readWholeBytes(source: TextSource, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<Buffer> {
-  return withFile(source, async (handle, size, file) => {
+  return withFile(source, async (handle, sizeOf, file) => {
+    const size = await sizeOf();
     if (size > maxBytes) {
       throw new FsError(
         'TOO_LARGE',
@@ -222,14 +228,19 @@ export async function readWholeBytes(source: TextSource, maxBytes: number = DEFA
   });
 }
 
-async function withFile<T>(source: TextSource, use: (handle: FileHandle, size: number, label: string) => Promise<T>): Promise<T> {
+// `size` is asked for only where it is needed (an fstat less for head and line ranges).
+// The type was checked when the file was opened: here by openRegularFile, for a handle
+// by the caller (path-policy's openFile); a descriptor's type cannot change.
+async function withFile<T>(
+  source: TextSource,
+  use: (handle: FileHandle, size: () => Promise<number>, label: string) => Promise<T>,
+): Promise<T> {
   const label = typeof source === 'string' ? source : source.label;
   let opened: FileHandle | undefined;
   try {
     const handle = typeof source === 'string' ? (opened = await openRegularFile(source)) : source.handle;
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new FsError('NOT_A_FILE', `${label} is not a regular file. List it instead.`);
-    return await use(handle, stats.size, label);
+    let size: Promise<number> | undefined;
+    return await use(handle, () => (size ??= handle.stat().then((stats) => stats.size)), label);
   } catch (error) {
     throw toFsError(error, label);
   } finally {
