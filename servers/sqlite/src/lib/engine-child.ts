@@ -533,7 +533,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
         cursor.failed = error;
       }
     }
-    process.send!({ id, readAhead: true });
+    if (process.connected) process.send!({ id, readAhead: true });
   };
 
   process.on('message', (message: { id: number; op: string; request: unknown }) => {
@@ -559,7 +559,9 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const cursorId = next.cursor;
       reply.ahead = true;
       // Once the page is written out (it may be larger than the pipe holds).
-      process.send!(reply, undefined, undefined, () => readAhead(message.id, cursorId));
+      process.send!(reply, undefined, undefined, (error: Error | null) => {
+        if (!error) readAhead(message.id, cursorId);
+      });
     } else {
       process.send!(reply);
     }
