@@ -18,6 +18,8 @@ describe('jsonBytes', () => {
       [[], {}, [{}], ''],
       { toJSON: () => ({ x: 1 }) },
       { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
+      [0, -0, 9, 10, -10, 99, 100, 123456789, -987654321, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e21, 0.1, -1.5e-7],
+      ['lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', '\u007f\u0080\u07ff\u0800\uffff'],
     ];
     for (const value of values) expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value)));
   });
