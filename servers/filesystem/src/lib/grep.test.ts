@@ -153,6 +153,34 @@ describe('grepFiles scope and limits', () => {
     expect(result.matches.length).toBeLessThan(1_000);
   });
 
+  it('keeps maxResults and maxOutputBytes for the whole search when it spans many directories (requests in flight)', async () => {
+    const many: Record<string, string> = {};
+    for (let d = 0; d < 30; d++) for (let f = 0; f < 40; f++) many[`d${String(d).padStart(2, '0')}/f${String(f).padStart(2, '0')}.txt`] = 'hit\nmiss\nhit\n';
+    await files(many);
+    const all = await grepFiles(root, { pattern: 'hit', maxResults: 100_000 });
+    expect(all.matches).toHaveLength(2_400);
+    expect(all.truncated).toBe(false);
+    expect(all.filesScanned).toBe(1_200);
+    const capped = await grepFiles(root, { pattern: 'hit', maxResults: 1_501 });
+    expect(capped.matches).toHaveLength(1_501);
+    expect(capped.truncatedBy).toBe('max_results');
+    // The first 1,501 matches in walk order, not some from each request.
+    expect(capped.matches.map((m) => `${m.relative}:${m.line}`)).toEqual(all.matches.slice(0, 1_501).map((m) => `${m.relative}:${m.line}`));
+    const sized = await grepFiles(root, { pattern: 'hit', maxResults: 100_000, maxOutputBytes: 100_000 });
+    expect(sized.truncatedBy).toBe('output_size');
+    expect(sized.matches.length).toBeGreaterThan(100);
+    expect(sized.matches.length).toBeLessThan(1_200);
+    expect(sized.matches.map((m) => `${m.relative}:${m.line}`)).toEqual(all.matches.slice(0, sized.matches.length).map((m) => `${m.relative}:${m.line}`));
+  });
+
+  it('skips, without a word, files whose directory is really outside the allowed ones', async () => {
+    await files({ 'in/a.txt': 'token\n', 'out/b.txt': 'token\n', 'out/deeper/c.txt': 'token\n' });
+    const result = await grepFiles(root, { pattern: 'token', allowed: [path.join(root, 'in')] });
+    expect(result.matches.map((m) => m.relative)).toEqual(['in/a.txt']);
+    expect(result.skipped.unreadable).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain('out/');
+  });
+
   it('skips a FIFO without blocking on it', async () => {
     const { execFileSync } = await import('node:child_process');
     await files({ 'a.txt': 'token\n' });

@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { FsError, toFsError } from './errors.js';
 import { walkBatches } from './walk.js';
 import { openWorkerChannel } from './worker-channel.js';
+import type { WorkerChannel } from './worker-channel.js';
 import { assertSafeGlobs } from './glob-guard.js';
 
 /**
@@ -119,12 +120,15 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     throw toFsError(error, root);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
-  const worker = await openWorkerChannel(grepHandler, init, {
+  // The worker starts while the walk begins (a worker takes tens of milliseconds to boot).
+  const starting = openWorkerChannel(grepHandler, init, {
     signal: options.signal,
     timeoutMs,
     timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
     maxHeapMb: 512,
   });
+  starting.catch(() => undefined); // awaited before the first request
+  let worker: WorkerChannel<GrepRequest, GrepReply> | undefined;
   // Requests are answered in order; the worker keeps the result and output budgets
   // across them, so several can be in flight while the walk reads ahead.
   const merge = (reply: GrepReply): boolean => {
@@ -144,6 +148,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   };
   try {
     if (rootIsFile) {
+      worker = await starting;
       merge(await worker.request({ files: [{ path: root, relative: path.basename(root) }], named: true }));
       return result;
     }
@@ -156,7 +161,8 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     const inFlight: Promise<GrepReply>[] = [];
     let pending: GrepFile[] = [];
     let more = true;
-    const send = () => {
+    const send = async () => {
+      worker ??= await starting;
       const sent = worker.request({ files: pending, named: false });
       sent.catch(() => undefined); // awaited below; this only marks it handled
       inFlight.push(sent);
@@ -165,14 +171,15 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     for await (const batch of batches) {
       for (const entry of batch) if (entry.type === 'file') pending.push({ path: entry.path, relative: entry.relative });
       if (pending.length < MIN_REQUEST_FILES) continue;
-      send();
+      await send();
       if (inFlight.length >= IN_FLIGHT && !(more = merge(await inFlight.shift()!))) break; // leaving the loop closes the walk
     }
-    if (more && pending.length > 0) send();
+    if (more && pending.length > 0) await send();
     while (more && inFlight.length > 0) more = merge(await inFlight.shift()!);
     return result;
   } finally {
-    worker.close();
+    if (worker) worker.close();
+    else void starting.then((started) => started.close(), () => undefined);
   }
 }
 
@@ -256,7 +263,9 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
     // Jumping from match to match over the whole text finds the same lines as testing
     // each line, except for patterns whose meaning depends on where a line ends.
     scanWhole: !/\$|\(\?<?[=!]/.test(source),
-    needle: literal && caseSensitive ? pattern : undefined,
+    // A pattern without special characters is text too: found in the bytes, not decoded first.
+    // (Not with U+FFFD, which decoding makes of bytes that are not UTF-8.)
+    needle: caseSensitive && !pattern.includes('\uFFFD') && (literal || !/[\\^$.*+?()[\]{}|/]/.test(pattern)) ? pattern : undefined,
     include,
     contextLines: Math.max(0, Math.floor(options.contextLines ?? 0)),
     maxLineLength: options.maxLineLength ?? 500,
