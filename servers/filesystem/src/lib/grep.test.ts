@@ -153,24 +153,30 @@ describe('grepFiles scope and limits', () => {
     expect(result.matches.length).toBeLessThan(1_000);
   });
 
-  it('keeps maxResults and maxOutputBytes for the whole search when it spans many directories (requests in flight)', async () => {
+  it('keeps maxResults and maxOutputBytes for the whole search when it spans many requests and both workers', async () => {
     const many: Record<string, string> = {};
-    for (let d = 0; d < 30; d++) for (let f = 0; f < 40; f++) many[`d${String(d).padStart(2, '0')}/f${String(f).padStart(2, '0')}.txt`] = 'hit\nmiss\nhit\n';
+    for (let d = 0; d < 80; d++) for (let f = 0; f < 50; f++) many[`d${String(d).padStart(2, '0')}/f${String(f).padStart(2, '0')}.txt`] = 'hit\nmiss\nhit\n';
     await files(many);
-    const all = await grepFiles(root, { pattern: 'hit', maxResults: 100_000 });
-    expect(all.matches).toHaveLength(2_400);
+    const key = (m: { relative: string; line: number; after: string[] }) => `${m.relative}:${m.line}:${m.after.join('|')}`;
+    const all = await grepFiles(root, { pattern: 'hit', maxResults: 100_000, contextLines: 1 });
+    expect(all.matches).toHaveLength(8_000);
     expect(all.truncated).toBe(false);
-    expect(all.filesScanned).toBe(1_200);
-    const capped = await grepFiles(root, { pattern: 'hit', maxResults: 1_501 });
-    expect(capped.matches).toHaveLength(1_501);
+    expect(all.filesScanned).toBe(4_000);
+    expect(all.filesMatched).toBe(4_000);
+    // Cut in a late request (one the second worker answers): the first N matches in walk order.
+    const capped = await grepFiles(root, { pattern: 'hit', maxResults: 7_001, contextLines: 1 });
+    expect(capped.matches).toHaveLength(7_001);
     expect(capped.truncatedBy).toBe('max_results');
-    // The first 1,501 matches in walk order, not some from each request.
-    expect(capped.matches.map((m) => `${m.relative}:${m.line}`)).toEqual(all.matches.slice(0, 1_501).map((m) => `${m.relative}:${m.line}`));
-    const sized = await grepFiles(root, { pattern: 'hit', maxResults: 100_000, maxOutputBytes: 100_000 });
+    expect(capped.matches.map(key)).toEqual(all.matches.slice(0, 7_001).map(key));
+    const perMatch = JSON.stringify(all).length / all.matches.length;
+    const sized = await grepFiles(root, { pattern: 'hit', maxResults: 100_000, maxOutputBytes: Math.round(perMatch * 6_000), contextLines: 1 });
     expect(sized.truncatedBy).toBe('output_size');
-    expect(sized.matches.length).toBeGreaterThan(100);
-    expect(sized.matches.length).toBeLessThan(1_200);
-    expect(sized.matches.map((m) => `${m.relative}:${m.line}`)).toEqual(all.matches.slice(0, sized.matches.length).map((m) => `${m.relative}:${m.line}`));
+    expect(sized.matches.length).toBeGreaterThan(3_000);
+    expect(sized.matches.length).toBeLessThan(8_000);
+    // Whole matches in order; only the last may have lost its context line after.
+    const n = sized.matches.length;
+    expect(sized.matches.slice(0, n - 1).map(key)).toEqual(all.matches.slice(0, n - 1).map(key));
+    expect(`${sized.matches[n - 1].relative}:${sized.matches[n - 1].line}`).toBe(`${all.matches[n - 1].relative}:${all.matches[n - 1].line}`);
   });
 
   it('skips, without a word, files whose directory is really outside the allowed ones', async () => {

@@ -4,7 +4,6 @@ import picomatch from 'picomatch';
 import { FsError, toFsError } from './errors.js';
 import { walkBatches } from './walk.js';
 import { openWorkerChannel } from './worker-channel.js';
-import type { WorkerChannel } from './worker-channel.js';
 import { assertSafeGlobs } from './glob-guard.js';
 
 /**
@@ -99,7 +98,11 @@ export const DEFAULT_GREP_TIMEOUT_MS = 120_000;
 const MAX_LISTED_SKIPS = 100;
 // Requests in flight to the worker: enough to keep it busy while the walk reads ahead,
 // few enough that a search stopped early has not walked far past its end.
-const IN_FLIGHT = 3;
+const IN_FLIGHT = 4;
+// Requests sent before a second worker joins: a small search is not worth a second thread.
+const SECOND_WORKER_AFTER = 2;
+// Each worker's heap limit.
+const WORKER_HEAP_MB = 512;
 // Files per request: fewer round trips when directories are small.
 const MIN_REQUEST_FILES = 1000;
 
@@ -120,35 +123,61 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     throw toFsError(error, root);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
-  // The worker starts while the walk begins (a worker takes tens of milliseconds to boot).
-  const starting = openWorkerChannel(grepHandler, init, {
-    signal: options.signal,
-    timeoutMs,
-    timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
-    maxHeapMb: 512,
-  });
-  starting.catch(() => undefined); // awaited before the first request
-  let worker: WorkerChannel<GrepRequest, GrepReply> | undefined;
-  // Requests are answered in order; the worker keeps the result and output budgets
-  // across them, so several can be in flight while the walk reads ahead.
+  const start = () => {
+    const starting = openWorkerChannel(grepHandler, init, {
+      signal: options.signal,
+      timeoutMs,
+      timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
+      maxHeapMb: WORKER_HEAP_MB,
+    });
+    starting.catch(() => undefined); // awaited before the first request to it
+    return starting;
+  };
+  // The first worker starts while the walk begins (a worker takes tens of milliseconds to
+  // boot); a second one joins when the search proves large, and the two take requests in
+  // turn (opening files is most of the work, and it is done one file at a time).
+  const workers = [start()];
+  const maxResults = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
+  let outputBytes = 0;
+  let lastPath: string | undefined;
+  const stop = (why: 'max_results' | 'output_size') => {
+    result.truncated = true;
+    result.truncatedBy = why;
+    return false;
+  };
+  // Replies are merged in request order. Each worker keeps the budgets for what it has
+  // seen (which bounds its work and memory); the whole result is held to them here, the
+  // same way, match by match and line by line, so the cut falls where one worker's would.
   const merge = (reply: GrepReply): boolean => {
-    for (const match of reply.matches) result.matches.push(match); // not push(...): 100,000 arguments overflow the stack
     result.filesScanned += reply.filesScanned;
-    result.filesMatched += reply.filesMatched;
     result.skipped.binary += reply.binary;
     for (const file of reply.tooLarge) note(result.skipped.tooLarge, file);
     for (const file of reply.unreadable) note(result.skipped.unreadable, file);
-    if (reply.stoppedBy) {
-      result.truncated = true;
-      result.truncatedBy = reply.stoppedBy;
-      return false;
+    for (const match of reply.matches) {
+      if (result.matches.length >= maxResults) return stop('max_results');
+      const lineCost = match.path.length + 12;
+      outputBytes += match.path.length + 48 + lineCost + 2 * match.text.length;
+      for (const line of match.before) outputBytes += lineCost + 2 * line.length;
+      if (outputBytes > maxOutputBytes) return stop('output_size');
+      result.matches.push(match);
+      if (match.path !== lastPath) result.filesMatched++;
+      lastPath = match.path;
+      for (let i = 0; i < match.after.length; i++) {
+        outputBytes += lineCost + 2 * match.after[i].length;
+        if (outputBytes > maxOutputBytes) {
+          match.after.length = i;
+          return stop('output_size');
+        }
+      }
     }
+    if (reply.stoppedBy) return stop(reply.stoppedBy);
     options.onProgress?.(result.filesScanned);
     return true;
   };
   try {
     if (rootIsFile) {
-      worker = await starting;
+      const worker = await workers[0];
       merge(await worker.request({ files: [{ path: root, relative: path.basename(root) }], named: true }));
       return result;
     }
@@ -161,8 +190,10 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     const inFlight: Promise<GrepReply>[] = [];
     let pending: GrepFile[] = [];
     let more = true;
+    let sentCount = 0;
     const send = async () => {
-      worker ??= await starting;
+      if (sentCount === SECOND_WORKER_AFTER) workers.push(start());
+      const worker = await workers[sentCount++ % workers.length];
       const sent = worker.request({ files: pending, named: false });
       sent.catch(() => undefined); // awaited below; this only marks it handled
       inFlight.push(sent);
@@ -178,8 +209,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     while (more && inFlight.length > 0) more = merge(await inFlight.shift()!);
     return result;
   } finally {
-    if (worker) worker.close();
-    else void starting.then((started) => started.close(), () => undefined);
+    for (const starting of workers) void starting.then((worker) => worker.close(), () => undefined);
   }
 }
 
