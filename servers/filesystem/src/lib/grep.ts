@@ -101,8 +101,9 @@ const MAX_LISTED_SKIPS = 100;
 const IN_FLIGHT = 4;
 // Requests sent before a second worker joins: a small search is not worth a second thread.
 const SECOND_WORKER_AFTER = 2;
-// Each worker's heap limit.
-const WORKER_HEAP_MB = 512;
+// Each worker's heap limit: the two together get what one had. A worker holds a 1 MB
+// read buffer, the text of one chunk and its share of the capped matches.
+const WORKER_HEAP_MB = 256;
 // Files per request: fewer round trips when directories are small.
 const MIN_REQUEST_FILES = 1000;
 
