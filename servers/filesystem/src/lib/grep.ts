@@ -16,10 +16,11 @@ import { assertSafeGlobs } from './glob-guard.js';
  * Where the work runs: a regular expression can take exponential time (`(a+)+$` on a
  * 40-character line) or quadratic time (`.*zzz` on a 128 KB line), and nothing can
  * interrupt it on the event loop. So the main thread only walks directories (time-sliced,
- * see walk.ts) and hands batches of paths to a worker thread that lives for the call;
- * the worker opens, reads and matches the files (synchronous reads: on 100,000 small
- * files fs.promises.readFile took 2.5-11 s, readFileSync 0.6 s) and can be terminated at
- * any instruction when the call is cancelled, its session ends or it runs out of time.
+ * see walk.ts) and hands batches of paths to worker threads that live for the call (one,
+ * and a second for a large search); a worker opens, reads and matches the files
+ * (synchronous reads: on 100,000 small files fs.promises.readFile took 2.5-11 s,
+ * readFileSync 0.6 s) and can be terminated at any instruction when the call is
+ * cancelled, its session ends or it runs out of time.
  *
  * Memory and output are bounded: files are read in 1 MB chunks and matched line by line
  * (a 48 MB file is never one string), and matches stop at `maxResults` or when their
