@@ -1,8 +1,7 @@
 import { resourceNotFound, textContents } from '@mcp-reference/shared';
 import { defineResourceTemplate } from '../context.js';
 import { completeTableName } from '../complete-names.js';
-import { findTable } from '../lib/schema.js';
-import { SqlError } from '../lib/errors.js';
+import { tableOfResource } from './table.js';
 import { ROWS_TEMPLATE, rowsUri } from '../lib/uris.js';
 
 export const ROWS_PER_PAGE = 500;
@@ -18,13 +17,7 @@ export const rowsTemplate = defineResourceTemplate({
   complete: { name: completeTableName, after: () => ['0'] },
   async read(uri, { name, after }, ctx) {
     if (!/^\d+$/.test(after)) throw resourceNotFound(uri, 'AFTER is a rowid: 0 for the first page, then the "next" of the previous page.');
-    let table;
-    try {
-      table = findTable(await ctx.schema(ctx.signal), name);
-    } catch (error) {
-      if (error instanceof SqlError) throw resourceNotFound(uri, error.message);
-      throw error;
-    }
+    const table = await tableOfResource(uri, name, ctx);
     const page = await ctx.engine.call<{ columns: unknown[]; rows: unknown[][]; nextAfter?: string }>(
       'rows',
       { table: table.name, after, limit: ROWS_PER_PAGE },

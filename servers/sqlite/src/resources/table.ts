@@ -1,11 +1,21 @@
 import { resourceNotFound, textContents } from '@mcp-reference/shared';
-import { defineResourceTemplate } from '../context.js';
+import { defineResourceTemplate, type SqliteContext } from '../context.js';
 import { completeTableName } from '../complete-names.js';
-import { findTable } from '../lib/schema.js';
+import { findTable, type Table } from '../lib/schema.js';
 import { SqlError } from '../lib/errors.js';
 import { rowsUri, TABLE_TEMPLATE, tableOfUri, tableUri } from '../lib/uris.js';
 
 const SAMPLE_ROWS = 20;
+
+/** The table a resource URI names; an unknown one is "resource not found" with the known names. */
+export async function tableOfResource(uri: string, name: string, ctx: SqliteContext & { signal: AbortSignal }): Promise<Table> {
+  try {
+    return findTable(await ctx.schema(ctx.signal), name);
+  } catch (error) {
+    if (error instanceof SqlError) throw resourceNotFound(uri, error.message);
+    throw error;
+  }
+}
 
 export const tableTemplate = defineResourceTemplate({
   uriTemplate: TABLE_TEMPLATE,
@@ -23,13 +33,7 @@ export const tableTemplate = defineResourceTemplate({
     }
   },
   async read(uri, { name }, ctx) {
-    let table;
-    try {
-      table = findTable(await ctx.schema(ctx.signal), name);
-    } catch (error) {
-      if (error instanceof SqlError) throw resourceNotFound(uri, error.message);
-      throw error;
-    }
+    const table = await tableOfResource(uri, name, ctx);
     const sample = await ctx.engine.call<{ columns: unknown[]; rows: unknown[][] }>('rows', { table: table.name, limit: SAMPLE_ROWS }, { signal: ctx.signal });
     const body = {
       name: table.name,
