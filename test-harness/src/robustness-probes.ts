@@ -162,6 +162,23 @@ export async function httpMessages(response: Response): Promise<unknown[]> {
 }
 
 /** Runs `tasks` with at most `limit` at a time. */
+/** The headers a Streamable HTTP client sends with every POST. */
+export const POST_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } as const;
+
+/** POSTs a raw `initialize` (no SDK), as a client opening a session does. */
+export function postInitialize(url: string, options: { id?: number; clientName?: string; capabilities?: Record<string, unknown> } = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: POST_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: options.capabilities ?? {}, clientInfo: { name: options.clientName ?? 'robustness', version: '0' } },
+    }),
+  });
+}
+
 export async function inBatches<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;

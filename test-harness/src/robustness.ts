@@ -6,6 +6,8 @@ import { silentLogger } from '@mcp-reference/shared';
 import { connectHttp, connectInMemory, connectStdio, spawnHttpServer, type Connection } from './clients.js';
 import {
   cpuLoad,
+  POST_HEADERS,
+  postInitialize,
   postStatus,
   httpMessages,
   inBatches,
@@ -197,17 +199,8 @@ export function describeServerRobustness(name: string, options: RobustnessOption
       async () => {
         const server = await spawnHttpServer(options.bin, fixture.args);
         try {
-          const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-          const init = await fetch(server.url, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              id: 1,
-              method: 'initialize',
-              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'robustness', version: '0' } },
-            }),
-          });
+          const headers: Record<string, string> = { ...POST_HEADERS };
+          const init = await postInitialize(server.url);
           const sessionId = init.headers.get('mcp-session-id')!;
           await init.text();
           const session = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
@@ -323,19 +316,10 @@ export function describeServerRobustness(name: string, options: RobustnessOption
         const server = await spawnHttpServer(options.bin, fixture.args);
         const observer = await connectHttp(server.url, { roots: fixture.roots });
         try {
-          const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+          const headers: Record<string, string> = { ...POST_HEADERS };
           const capabilities = fixture.roots ? { roots: {} } : {};
           const openSession = async () => {
-            const init = await fetch(server.url, {
-              method: 'POST',
-              headers,
-              body: JSON.stringify({
-                jsonrpc: '2.0',
-                id: 1,
-                method: 'initialize',
-                params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'robustness', version: '0' } },
-              }),
-            });
+            const init = await postInitialize(server.url, { capabilities });
             const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
             await init.text();
             await (await fetch(server.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
@@ -434,16 +418,7 @@ export function describeServerRobustness(name: string, options: RobustnessOption
         try {
           const before = rssBytes(server.child.pid!);
           const initialize = async (url: string, i: number) => {
-            const response = await fetch(url, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-              body: JSON.stringify({
-                jsonrpc: '2.0',
-                id: i,
-                method: 'initialize',
-                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '0' } },
-              }),
-            });
+            const response = await postInitialize(url, { id: i, clientName: 'flood' });
             await response.text();
             return response.status;
           };
@@ -465,16 +440,7 @@ export function describeServerRobustness(name: string, options: RobustnessOption
         const handle = await serveHttp(mcp, { host: '127.0.0.1', port: 0, logger: silentLogger, sessionIdleMs: 2_000 });
         try {
           await inBatches(200, 50, (i) =>
-            fetch(handle.url, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-              body: JSON.stringify({
-                jsonrpc: '2.0',
-                id: i,
-                method: 'initialize',
-                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '0' } },
-              }),
-            }).then((r) => r.text()),
+            postInitialize(handle.url, { id: i, clientName: 'flood' }).then((r) => r.text()),
           );
           expect(handle.sessionCount()).toBeGreaterThan(0);
           const deadline = Date.now() + 15_000;
