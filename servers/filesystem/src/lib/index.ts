@@ -36,6 +36,8 @@
  *   assertOpenedInside(handle, opened, confine), assertDirectoryInside(dir, confine)
  * path-locks.ts  createPathLocks(): { run(key, task), size() }   one write per path at a time
  * make-dirs.ts   makeDirectories(dir, confine)   mkdir -p, each level checked inside
+ * path-flavor.ts pathFlavor(platform?): { path, caseInsensitive }   a platform's path rules, injectable
+ *   uriPathToLocal(value, flavor), localToUriPath(local, flavor)     file:///{+path} <-> local path
  * display-name.ts displayName(name)             a name as one line of text (control chars quoted)
  *
  * read-text.ts                                   -> TextSlice { text, lines, truncated, bytesRead }
