@@ -157,7 +157,12 @@ export function refusal(message: string): Error {
  */
 export function addonError(error: unknown): unknown {
   const e = error as { code?: string; message?: string } | null;
-  if (e?.code !== 'ERR_DLOPEN_FAILED' && !/Could not locate the bindings file/.test(String(e?.message ?? ''))) return error;
+  const message = String(e?.message ?? '');
+  const broken =
+    e?.code === 'ERR_DLOPEN_FAILED' ||
+    /Could not locate the bindings file/.test(message) ||
+    (e?.code === 'MODULE_NOT_FOUND' && /'bindings'|better_sqlite3/.test(message));
+  if (!broken) return error;
   const where = `${process.platform}-${process.arch}, Node ${process.versions.node}`;
   return new Error(
     `The SQLite engine (the better-sqlite3 native addon) is missing or was built for another platform than this one (${where}), so no database can be opened. ` +
