@@ -12,10 +12,10 @@ const packages = ['shared', ...servers.map((entry) => `servers/${entry.name}`), 
 
 const nameOf = (root: string) => JSON.parse(readFileSync(join(here, root, 'package.json'), 'utf8')).name as string;
 
-// In CI the filesystem suites run a second time the way macOS and Windows run them:
-// without /proc/self/fd (MCP_FS_NO_PROC=1, read in servers/filesystem/src/lib/proc-fd.ts),
+// In CI on Linux the filesystem suites run a second time the way macOS and Windows run
+// them: without /proc/self/fd (MCP_FS_NO_PROC=1, read in servers/filesystem/src/lib/proc-fd.ts),
 // so the path-and-inode fallbacks are tested. Locally: CI=1 npx vitest run servers/filesystem.
-const noProc = process.env.CI
+const noProc = process.env.CI && process.platform === 'linux'
   ? [{ extends: true, test: { root: join(here, 'servers/filesystem'), name: `${nameOf('servers/filesystem')} (no /proc)`, env: { MCP_FS_NO_PROC: '1' } } }]
   : [];
 
