@@ -97,3 +97,21 @@ describe('allowed directory given through a symlink (macOS /tmp -> /private/tmp)
     }
   });
 });
+
+describe('names stored decomposed (NFD), as macOS stores them', () => {
+  it('are read, edited and moved by their composed (NFC) spelling, and the stored name is kept', async () => {
+    const real = tree.path('private', 'tmp', 'work');
+    const stored = path.join(real, 'cafe\u0301.txt'); // NFD
+    await fsp.writeFile(stored, 'cr\u00e8me\n');
+    try {
+      session = await open({ dirs: (await realpathAllowedDirs([tree.path('tmp', 'work')])).directories });
+      const composed = path.join(tree.path('tmp', 'work'), 'caf\u00e9.txt'); // NFC
+      expect((await session.ok('read_text_file', { path: composed })).content).toBe('cr\u00e8me\n');
+      await session.ok('edit_file', { path: composed, edits: [{ oldText: 'cr\u00e8me', newText: 'br\u00fbl\u00e9e' }] });
+      expect(await fsp.readFile(stored, 'utf8')).toBe('br\u00fbl\u00e9e\n');
+      expect((await fsp.readdir(real)).filter((name) => name.startsWith('caf'))).toEqual(['cafe\u0301.txt']);
+    } finally {
+      await fsp.rm(stored, { force: true });
+    }
+  });
+});
