@@ -18,8 +18,7 @@ export async function completePath(
   const allowed = await ctx.policy.allowed().catch(() => [] as string[]);
   const split = splitTyped(typed, flavor);
   if (split === undefined) return allowed.map((dir) => withSeparator(dir, flavor));
-  const { parent, prefix } = split;
-  const parentDir = flavor.path.resolve(parent);
+  const parentDir = flavor.path.resolve(split.parent);
   if (!allowed.some((dir) => within(dir, parentDir, flavor))) {
     const normalized = normalizeSeparators(typed, flavor);
     return allowed.filter((dir) => startsWith(dir, normalized, flavor)).map((dir) => withSeparator(dir, flavor));
