@@ -2,8 +2,8 @@
 // started the way Claude Desktop starts them (Windows pipes, through relay.cjs), driven
 // by a real client. Run with `pnpm test:windows` (needs Wine: apt-get install wine64).
 // Wine maps the Unix root to drive Z:, and, like Windows, finds names in any case.
-import { execFileSync } from 'node:child_process';
-import { promises as fsp, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fsp, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -157,6 +157,32 @@ describe('filesystem', () => {
     expect(message).toMatch(/itself/);
     expect(message).not.toMatch(/Replace/);
     expect(readdirSync(tree.path('root')).filter((n) => n.toLowerCase() === 'new.txt')).toEqual(['NEW.txt']);
+  });
+
+  it('says a file held open by another program is in use, and leaves it and no temporary file behind', async () => {
+    const held = tree.path('root', 'held.txt');
+    await fsp.writeFile(held, 'original\n');
+    const ready = tree.path('ready');
+    const release = tree.path('release');
+    const holder = spawn(node.wine, [node.nodeExe, path.join(repoRoot, 'test-harness', 'windows', 'hold-open.cjs'), win(held), win(ready), win(release)], {
+      env: { ...process.env, ...node.env },
+      stdio: 'ignore',
+    });
+    try {
+      for (let i = 0; i < 600 && !existsSync(ready); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(existsSync(ready), 'the holder opened the file').toBe(true);
+      const message = await refused(c, 'write_file', { path: `${R}\\held.txt`, content: 'new\n' });
+      expect(message).toMatch(/in use by another program/);
+      expect(message).not.toMatch(/\(permissions\)/);
+      expect(readFileSync(held, 'utf8')).toBe('original\n');
+      expect(readdirSync(tree.path('root')).filter((name) => name.includes('held'))).toEqual(['held.txt']);
+    } finally {
+      await fsp.writeFile(release, '');
+      await new Promise((resolve) => (holder.exitCode === null ? holder.once('exit', resolve) : resolve(undefined)));
+    }
+    // Let go of, it is written as usual.
+    await ok(c, 'write_file', { path: `${R}\\held.txt`, content: 'new\n' });
+    expect(readFileSync(held, 'utf8')).toBe('new\n');
   });
 
   it('fires a subscription when a file changes', async () => {
