@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BigIntStats } from 'node:fs';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, holdDirectory, type Confine } from './open-checked.js';
+import { renameRetrying, type RenameRetry } from './rename-retry.js';
 
 export interface AtomicWriteOptions {
   /** When false, fail with EXISTS instead of replacing an existing file. Default true. */
@@ -28,6 +29,8 @@ export interface AtomicWriteOptions {
    * not replaced.
    */
   expect?: FileIdentity | 'absent';
+  /** How the final rename waits out a target held by another program (Windows); see rename-retry.ts. */
+  renameRetry?: RenameRetry;
 }
 
 /** Enough of a file's stat to notice that it was replaced or changed. */
@@ -102,7 +105,7 @@ export async function writeFileAtomic(target: string, data: AtomicWriteData, opt
       // Create without replacing when nothing was there (or nothing may be replaced):
       // link(2) fails if the name exists, closing the gap between the checks and now.
       if (overwrite && !(expect === 'absent' || existing === undefined)) {
-        await fsp.rename(temp, at);
+        await renameRetrying(temp, at, target, options.renameRetry);
       } else {
         try {
           await fsp.link(temp, at);
@@ -113,7 +116,7 @@ export async function writeFileAtomic(target: string, data: AtomicWriteData, opt
           // A filesystem without hard links: check once more, then rename.
           if (!overwrite || !(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS')) throw error;
           await assertExpected(at, target, 'absent');
-          await fsp.rename(temp, at);
+          await renameRetrying(temp, at, target, options.renameRetry);
         }
       }
       created = false;
@@ -165,7 +168,7 @@ async function writeAll(handle: FileHandle, data: AtomicWriteData): Promise<void
 // directory (best effort: some platforms cannot).
 
 /** Dot-prefixed so editors, watchers and listings treat it as hidden; short enough for NAME_MAX. */
-function tempName(base: string): string {
+export function tempName(base: string): string {
   return `.${Array.from(base).slice(0, 32).join('')}.${randomBytes(6).toString('hex')}.tmp`;
 }
 

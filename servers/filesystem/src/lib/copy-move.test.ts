@@ -2,7 +2,8 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyDirectory, copyFile, moveFile } from './copy-move.js';
+import { copyDirectory, copyFile, isSameEntry, moveFile, renameTarget, sameNameFolded } from './copy-move.js';
+import { pathFlavor } from './path-flavor.js';
 import { FsError } from './errors.js';
 
 let dir: string;
@@ -103,5 +104,34 @@ describe('copyDirectory: all or nothing', () => {
     await copyDirectory(p('tree'), p('copy'));
     expect(await fsp.readFile(p('copy/sub/f.txt'), 'utf8')).toBe('f');
     expect(await fsp.readlink(p('copy/link'))).toBe('sub/f.txt');
+  });
+});
+
+describe('case-only renames', () => {
+  const win = pathFlavor('win32');
+  const posix = pathFlavor('linux');
+
+  it('a destination that resolved to the source itself gets the typed name back (Windows realpath gives the stored case)', () => {
+    expect(renameTarget('C:\\d\\new.txt', 'C:\\d\\new.txt', 'C:/d/NEW.txt', win)).toBe('C:\\d\\NEW.txt');
+    expect(renameTarget('C:\\d\\new.txt', 'C:\\d\\new.txt', 'd\\New.Txt', win)).toBe('C:\\d\\New.Txt');
+    // The same name, or another name altogether: the resolved path as it was.
+    expect(renameTarget('C:\\d\\new.txt', 'C:\\d\\new.txt', 'C:\\d\\new.txt', win)).toBe('C:\\d\\new.txt');
+    expect(renameTarget('C:\\d\\new.txt', 'C:\\d\\new.txt', 'C:\\d\\other.txt', win)).toBe('C:\\d\\new.txt');
+    expect(renameTarget('C:\\d\\new.txt', 'C:\\d\\other.txt', 'C:\\d\\other.txt', win)).toBe('C:\\d\\other.txt');
+    expect(renameTarget('/d/caf\u00e9', '/d/caf\u00e9', '/d/CAFE\u0301', posix)).toBe('/d/CAFE\u0301');
+  });
+
+  it('names equal but for case and Unicode form fold together', () => {
+    expect(sameNameFolded('new.txt', 'NEW.TXT')).toBe(true);
+    expect(sameNameFolded('caf\u00e9', 'cafe\u0301')).toBe(true);
+    expect(sameNameFolded('new.txt', 'new.txt2')).toBe(false);
+  });
+
+  it('on a case-sensitive volume two names differing in case are two entries, even hard links to one file', async () => {
+    await fsp.link(p('src.txt'), p('SRC.txt'));
+    expect(await isSameEntry(p('src.txt'), p('SRC.txt'))).toBe(false);
+    // So moving one onto the other is a replacement, and asks for overwrite as before.
+    expect(await codeOf(moveFile(p('src.txt'), p('SRC.txt')))).toBe('EXISTS');
+    expect(await isSameEntry(p('src.txt'), p('SRC2.txt'))).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { tempName, writeFileAtomic } from './atomic-write.js';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { makeDirectories } from './make-dirs.js';
 import { assertOpenedInside, holdDirectory, openRegularFile, type Confine, type HeldDirectory } from './open-checked.js';
+import { renameRetrying } from './rename-retry.js';
+import type { PathFlavor } from './path-flavor.js';
 
 /**
  * copy_file and move_file on paths the policy has already resolved.
@@ -157,6 +159,7 @@ function isInside(parent: string, child: string): boolean {
  */
 export async function moveFile(source: string, destination: string, options: CopyMoveOptions = {}): Promise<void> {
   const stats = await fsp.lstat(source).catch((error: unknown) => Promise.reject(toFsError(error, source)));
+  if (await isSameEntry(source, destination)) return renameInPlace(source, destination, options.confine);
   await assertDestination(source, destination, options);
   // Both directories held open and checked: the rename happens in them, whatever is
   // swapped in at their paths meanwhile.
@@ -166,7 +169,7 @@ export async function moveFile(source: string, destination: string, options: Cop
     throw error;
   });
   try {
-    await fsp.rename(from.at(path.basename(source)), to.at(path.basename(destination)));
+    await renameRetrying(from.at(path.basename(source)), to.at(path.basename(destination)), source);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EXDEV' && stats.isFile()) {
@@ -185,9 +188,69 @@ export async function moveFile(source: string, destination: string, options: Cop
   }
 }
 
+/**
+ * The path a rename should go to when the destination the user typed resolved to the
+ * source itself: on Windows (and macOS) the real path of "NEW.txt" is "new.txt" when only
+ * that exists, so the typed name is put back. `typed` is the destination as sent.
+ */
+export function renameTarget(source: string, resolved: string, typed: string, { path: p }: PathFlavor): string {
+  if (resolved !== source) return resolved;
+  const name = p.basename(typed);
+  if (name === '' || name === '.' || name === '..' || name === p.basename(source) || !sameNameFolded(name, p.basename(source))) return resolved;
+  return p.join(p.dirname(source), name);
+}
+
+/** Equal but for case and Unicode form: what a case-insensitive, normalizing volume treats as one name. */
+export function sameNameFolded(a: string, b: string): boolean {
+  return a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase();
+}
+
+/**
+ * True when `destination` is another spelling (case, Unicode form) of `source` in the
+ * same directory that the filesystem takes for the very same entry, as a case-insensitive
+ * volume does: renaming one to the other changes only how the name is stored. A second
+ * hard link that merely differs in case is a separate entry (its own name is listed), not this.
+ */
+export async function isSameEntry(source: string, destination: string): Promise<boolean> {
+  const dir = path.dirname(source);
+  const name = path.basename(destination);
+  if (source === destination || path.dirname(destination) !== dir || !sameNameFolded(path.basename(source), name)) return false;
+  const [a, b] = await Promise.all([fsp.lstat(source, { bigint: true }).catch(() => undefined), fsp.lstat(destination, { bigint: true }).catch(() => undefined)]);
+  if (a === undefined || b === undefined || a.dev !== b.dev || a.ino !== b.ino) return false;
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  return !names.includes(name);
+}
+
+/**
+ * A case-only (or Unicode-form-only) rename in place: through a temporary name, since
+ * some systems take a rename onto another spelling of the same name for a no-op.
+ */
+async function renameInPlace(source: string, destination: string, confine: Confine | undefined): Promise<void> {
+  const dir = await holdDirectory(path.dirname(source), { confine, requested: source });
+  try {
+    const from = dir.at(path.basename(source));
+    const temp = dir.at(tempName(path.basename(source)));
+    await renameRetrying(from, temp, source).catch((error: unknown) => Promise.reject(toFsError(error, source)));
+    try {
+      await renameRetrying(temp, dir.at(path.basename(destination)), source);
+    } catch (error) {
+      await fsp.rename(temp, from).catch(() => undefined);
+      throw toFsError(error, destination);
+    }
+  } finally {
+    await dir.close();
+  }
+}
+
 async function assertDestination(source: string, destination: string, options: CopyMoveOptions): Promise<void> {
   if (source === destination) {
     throw new FsError('INVALID_ARGUMENT', `Source and destination are the same path (${source}).`);
+  }
+  if (await isSameEntry(source, destination)) {
+    throw new FsError(
+      'INVALID_ARGUMENT',
+      `${destination} is ${source} itself: this filesystem does not tell names apart by case. Give the copy another name.`,
+    );
   }
   const existing = await fsp.lstat(destination).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return undefined;

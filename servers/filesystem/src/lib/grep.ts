@@ -5,6 +5,7 @@ import { FsError, toFsError } from './errors.js';
 import { walkBatches } from './walk.js';
 import { openWorkerChannel } from './worker-channel.js';
 import { assertSafeGlobs } from './glob-guard.js';
+import { useProcFd } from './proc-fd.js';
 
 /**
  * grep_files: search file contents under a directory (or in one file).
@@ -257,6 +258,8 @@ interface GrepInit {
   maxBytes: number;
   /** Real directories an opened file must really be inside. */
   allowed: readonly string[];
+  /** Ask /proc where a descriptor is (see proc-fd.ts); the worker cannot import that module. */
+  procFd: boolean;
 }
 
 function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit {
@@ -305,6 +308,7 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
     maxMatches,
     maxBytes,
     allowed: [...allowed],
+    procFd: useProcFd(),
   };
 }
 
@@ -345,8 +349,10 @@ const grepHandler = (init: GrepInit) => {
   // (not /proc/self: one symlink less to resolve per look-up); elsewhere the realpath of
   // the opened path, if it still names the same inode.
   const procFd = `/proc/${process.pid}/fd/`;
+  const procAvailable = init.procFd;
   const realOf = (fd: number, opened: string): string | undefined => {
     try {
+      if (!procAvailable) throw new Error('no /proc');
       const link = fs.readlinkSync(procFd + fd);
       if (link.endsWith(' (deleted)')) return undefined;
       if (nodePath.isAbsolute(link)) return link;
@@ -376,7 +382,7 @@ const grepHandler = (init: GrepInit) => {
   let dirPrefix: string | undefined;
   /** The directory really is outside the allowed ones (or gone): its files are skipped. */
   let dirOutside = false;
-  let viaProc = true;
+  let viaProc = procAvailable;
   const closeDir = () => {
     if (dirFd >= 0) {
       try {

@@ -34,8 +34,14 @@
  *   openRegularFile(path, flags?)              O_NONBLOCK|O_NOFOLLOW, fstat isFile or NOT_A_FILE
  *   openDirectory(dir), realPathOfHandle(handle, openedPath)   /proc/self/fd, else dev+ino
  *   assertOpenedInside(handle, opened, confine), assertDirectoryInside(dir, confine)
+ * proc-fd.ts     useProcFd(): boolean           ask /proc/self/fd where a descriptor is; false
+ *                                               with MCP_FS_NO_PROC=1 (the macOS/Windows branches)
+ * rename-retry.ts renameRetrying(from, to, label, { transient?, delays?, onRetry? })
+ *                                               Windows: EPERM/EBUSY/EACCES retried, then "in use"
  * path-locks.ts  createPathLocks(): { run(key, task), size() }   one write per path at a time
  * make-dirs.ts   makeDirectories(dir, confine)   mkdir -p, each level checked inside
+ * path-flavor.ts pathFlavor(platform?): { path, caseInsensitive }   a platform's path rules, injectable
+ *   uriPathToLocal(value, flavor), localToUriPath(local, flavor)     file:///{+path} <-> local path
  * display-name.ts displayName(name)             a name as one line of text (control chars quoted)
  *
  * read-text.ts                                   -> TextSlice { text, lines, truncated, bytesRead }
@@ -97,6 +103,7 @@
  * file-info.ts   getFileInfo(path): { size, created, modified, accessed, isDirectory, isFile, permissions }
  * copy-move.ts   copyFile(src, dest, { overwrite?, confine? }), copyDirectory(src, dest, { confine? }) (all or
  *                nothing; refuses FIFOs, sockets, devices), moveFile(src, dest, { overwrite?, confine? })
+ *                renameTarget(source, resolved, typed, flavor), isSameEntry(a, b)   case-only renames in place
  * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
  * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored
@@ -114,6 +121,9 @@ export * from './path-policy.js';
 export * from './atomic-write.js';
 export * from './open-checked.js';
 export * from './path-locks.js';
+export * from './path-flavor.js';
+export * from './proc-fd.js';
+export * from './rename-retry.js';
 export * from './make-dirs.js';
 export * from './display-name.js';
 export * from './read-text.js';

@@ -2,6 +2,7 @@ import { constants, promises as fsp, readlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
+import { useProcFd } from './proc-fd.js';
 
 /**
  * Opening what the path check approved, and nothing else.
@@ -70,14 +71,16 @@ export async function openDirectory(dir: string): Promise<FileHandle> {
  * Undefined when the file was deleted or moved meanwhile.
  */
 export async function realPathOfHandle(handle: FileHandle, opened: string): Promise<string | undefined> {
-  try {
-    // Synchronous: reading a /proc link never waits on a disk, and a trip through the
-    // thread pool would cost more than the call itself.
-    const link = readlinkSync(`/proc/self/fd/${handle.fd}`);
-    if (path.isAbsolute(link) && !link.endsWith(' (deleted)')) return link;
-    if (link.endsWith(' (deleted)')) return undefined;
-  } catch {
-    // no /proc: fall through
+  if (useProcFd()) {
+    try {
+      // Synchronous: reading a /proc link never waits on a disk, and a trip through the
+      // thread pool would cost more than the call itself.
+      const link = readlinkSync(`/proc/self/fd/${handle.fd}`);
+      if (path.isAbsolute(link) && !link.endsWith(' (deleted)')) return link;
+      if (link.endsWith(' (deleted)')) return undefined;
+    } catch {
+      // no /proc: fall through
+    }
   }
   try {
     const [own, real] = await Promise.all([handle.stat({ bigint: true }), fsp.realpath(opened)]);
@@ -141,7 +144,7 @@ export async function holdDirectory(
   }
   const handle = await openDirectory(options.via ?? dir);
   try {
-    const viaProc = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    const viaProc = useProcFd() ? await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined) : undefined;
     if (confine) {
       const real = viaProc ?? (await realPathOfHandle(handle, dir));
       if (real === undefined || real !== dir || !(await confine(real))) throw swapped(requested);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { createPathPolicy, isWithin, realpathAllowedDirs } from './path-policy.js';
+import { createPathPolicy, driveNote, expandHome, isWithin, realpathAllowedDirs } from './path-policy.js';
+import { pathFlavor } from './path-flavor.js';
 import type { PathPolicy } from './path-policy.js';
 
 let base: string;
@@ -243,5 +244,26 @@ describe('realpathAllowedDirs', () => {
       { input: path.join(base, 'missing'), reason: 'does not exist' },
       { input: path.join(allowed, 'a.txt'), reason: 'not a directory' },
     ]);
+  });
+});
+
+describe('Windows path rules (path.win32)', () => {
+  const win = pathFlavor('win32');
+  const linux = pathFlavor('linux');
+
+  it('"~\\\\" is the home directory on Windows, as "~/" is; elsewhere "~\\\\" is not expanded', () => {
+    expect(expandHome('~\\notes.txt', 'C:\\Users\\me', win)).toBe('C:\\Users\\me\\notes.txt');
+    expect(expandHome('~/notes.txt', 'C:\\Users\\me', win)).toBe('C:\\Users\\me\\notes.txt');
+    expect(expandHome('~', 'C:\\Users\\me', win)).toBe('C:\\Users\\me');
+    expect(expandHome('~name\\x', 'C:\\Users\\me', win)).toBe('~name\\x');
+    expect(expandHome('~\\notes.txt', '/home/me', linux)).toBe('~\\notes.txt');
+    expect(expandHome('~/notes.txt', '/home/me', linux)).toBe('/home/me/notes.txt');
+  });
+
+  it('an error about a drive-less path says which drive it was taken on', () => {
+    expect(driveNote('\\data\\x.txt', 'C:\\data\\x.txt', win)).toBe(' (a path without a drive letter, taken on the current drive C: as C:\\data\\x.txt)');
+    expect(driveNote('/data/x.txt', 'C:\\data\\x.txt', win)).toContain('drive C:');
+    for (const requested of ['D:\\data\\x.txt', '\\\\server\\share\\x', 'x.txt']) expect(driveNote(requested, 'D:\\data\\x.txt', win)).toBe('');
+    expect(driveNote('/data/x.txt', '/data/x.txt', linux)).toBe('');
   });
 });

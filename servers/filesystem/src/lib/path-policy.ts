@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { isWithinPath } from '@mcp-reference/shared';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, openRegularFile } from './open-checked.js';
+import { pathFlavor, type PathFlavor } from './path-flavor.js';
 
 /**
  * Confinement of every path a client sends to the allowed directories.
@@ -84,7 +85,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     if (!exists) {
       throw new FsError(
         'NOT_FOUND',
-        `${requested} does not exist. Check the spelling, or list ${await nearestExisting(real)} to see what is there.`,
+        `${requested}${driveNote(requested, real, pathFlavor())} does not exist. Check the spelling, or list ${await nearestExisting(real)} to see what is there.`,
       );
     }
     return real;
@@ -169,9 +170,7 @@ export async function realpathAllowedDirs(inputs: readonly string[]): Promise<Al
       skipped.push({ input, reason: `not a local file URI (${(error as Error).message})` });
       continue;
     }
-    if (candidate === '~' || candidate.startsWith(`~${path.sep}`) || candidate.startsWith('~/')) {
-      candidate = path.join(os.homedir(), candidate.slice(1));
-    }
+    candidate = expandHome(candidate, os.homedir(), pathFlavor());
     try {
       const real = await fsp.realpath(path.resolve(candidate));
       if (!(await fsp.stat(real)).isDirectory()) {
@@ -188,6 +187,26 @@ export async function realpathAllowedDirs(inputs: readonly string[]): Promise<Al
     }
   }
   return { directories, skipped };
+}
+
+/**
+ * "~", "~/..." and, on Windows, "~\\..." are the home directory, as in the official server
+ * (a tool's result must still be inside an allowed directory); "~name" is an ordinary
+ * relative name.
+ */
+export function expandHome(p: string, home: string, { path: rules }: PathFlavor): string {
+  if (p === '~' || p.startsWith('~/') || (rules.sep === '\\' && p.startsWith('~\\'))) return rules.join(home, p.slice(1));
+  return p;
+}
+
+/**
+ * On Windows a path such as "\\Users\\me" names no drive: it is taken on the current
+ * drive. Errors about one say which drive that was, or the user cannot tell why
+ * "\\data" is outside "D:\\data". Empty for any other path.
+ */
+export function driveNote(requested: string, absolute: string, { path: rules }: PathFlavor): string {
+  if (rules.sep !== '\\' || !/^[\\/](?![\\/])/.test(requested)) return '';
+  return ` (a path without a drive letter, taken on the current drive ${rules.parse(absolute).root.slice(0, 2)} as ${absolute})`;
 }
 
 // Percent-encoded ".", "/" and "\": a model that sends these usually copied a URL, and
@@ -218,9 +237,7 @@ function toAbsolute(requested: string, dirs: string[]): string {
   if (p.includes('\0')) {
     throw new FsError('INVALID_PATH', 'The path contains a NUL byte, which no filesystem accepts.');
   }
-  // "~" and "~/..." are the home directory, as in the official server (the result must
-  // still be inside an allowed directory); "~name" is an ordinary relative name.
-  if (p === '~' || p.startsWith('~/')) p = path.join(os.homedir(), p.slice(1));
+  p = expandHome(p, os.homedir(), pathFlavor());
   if (process.platform !== 'win32' && (WINDOWS_DRIVE.test(p) || p.includes('\\'))) {
     throw new FsError(
       'INVALID_PATH',
@@ -348,7 +365,8 @@ async function unicodeVariant(dir: string, name: string): Promise<string | undef
 }
 
 function outside(requested: string, resolved: string, dirs: string[]): FsError {
-  const via = path.resolve(requested) === resolved || !path.isAbsolute(requested) ? '' : ` (resolves to ${resolved})`;
+  const drive = driveNote(requested, resolved, pathFlavor());
+  const via = drive || (path.resolve(requested) === resolved || !path.isAbsolute(requested) ? '' : ` (resolves to ${resolved})`);
   return new FsError(
     'ACCESS_DENIED',
     `Access denied: ${requested}${via} is outside the allowed directories. Use a path inside ${dirs.join(' or ')}.`,

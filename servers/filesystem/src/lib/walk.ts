@@ -6,6 +6,7 @@ import { FsError, errnoCode, toFsError } from './errors.js';
 import { GITIGNORE_FILE, isIgnored, loadGitignoreChain, withGitignoreOf } from './gitignore.js';
 import type { GitignoreStack } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
+import { useProcFd } from './proc-fd.js';
 
 /**
  * A lazy, sorted, resumable recursive directory walk.
@@ -228,10 +229,12 @@ function readSorted(dir: string, expected: string, isRoot: boolean, skipped: (re
     fd = openSync(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     let listed = dir;
     let real: string | undefined;
-    try {
-      real = readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      // no /proc: list by path
+    if (useProcFd()) {
+      try {
+        real = readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        // no /proc: list by path
+      }
     }
     if (real !== undefined && path.isAbsolute(real)) {
       if (real !== expected) {

@@ -8,6 +8,7 @@ import { isWithin } from '../lib/path-policy.js';
 import { FsError } from '../lib/errors.js';
 import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { completePath } from '../complete-path.js';
+import { localToUriPath, pathFlavor, uriPathToLocal } from '../lib/path-flavor.js';
 import { contentMimeType, isTextMime, listedMimeType } from '../lib/mime.js';
 import { formatSize } from '../lib/format-size.js';
 
@@ -17,9 +18,11 @@ export const fileTemplate = defineResourceTemplate({
   title: 'File',
   description: 'A file under the allowed directories: text or binary (base64) with its MIME type. Subscribe to hear when it changes.',
   complete: {
-    // One segment at a time: "home/me/pro" -> "home/me/projects/", "home/me/profile.txt".
+    // One segment at a time: "home/me/pro" -> "home/me/projects/", "home/me/profile.txt";
+    // on Windows "C:/Users/me/pro" -> "C:/Users/me/projects/" (the URI's "/", any case typed).
     async path(typed, ctx) {
-      return (await completePath(`/${typed}`, ctx)).map((candidate) => candidate.slice(1));
+      const flavor = pathFlavor();
+      return (await completePath(uriPathToLocal(typed, flavor), ctx, undefined, flavor)).map((candidate) => localToUriPath(candidate, flavor));
     },
   },
   // Every file of every allowed directory, walked lazily: a page costs about a page.

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
-import { copyDirectory, copyFile as copy } from '../lib/copy-move.js';
-import { fileUri } from '../lib/file-uri.js';
+import { copyDirectory, copyFile as copy, isSameEntry, renameTarget } from '../lib/copy-move.js';
+import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
+import { pathFlavor } from '../lib/path-flavor.js';
+import { FsError } from '../lib/errors.js';
 import { displayName } from '../lib/display-name.js';
 
 export const copyFile = defineTool({
@@ -23,8 +25,12 @@ export const copyFile = defineTool({
   render: (out) => `Copied ${out.type} ${displayName(out.source)} to ${displayName(out.destination)}${out.replaced ? ' (replaced the existing file)' : ''}`,
   async handler({ source, destination }, ctx) {
     const { entry, real } = await resolveEntry(ctx.policy, source);
-    const target = await ctx.policy.resolveWritable(destination);
+    const target = renameTarget(entry, await ctx.policy.resolveWritable(destination), pathOfFileUri(destination) ?? destination, pathFlavor());
     return ctx.locks.run(target, async () => {
+      // Asked before anything else: "Replace new.txt with a copy of new.txt?" would make no sense.
+      if (target === entry || (await isSameEntry(entry, target))) {
+        throw new FsError('INVALID_ARGUMENT', `${destination} is ${entry} itself${target === entry ? '' : ' (this filesystem does not tell names apart by case)'}. Give the copy another name.`);
+      }
       const existing = await lstat(target).catch(() => undefined);
       if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
         return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);

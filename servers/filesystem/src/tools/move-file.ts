@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { lstat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { resolveEntry } from '../lib/entry-path.js';
-import { moveFile as move } from '../lib/copy-move.js';
-import { fileUri } from '../lib/file-uri.js';
+import { isSameEntry, moveFile as move, renameTarget } from '../lib/copy-move.js';
+import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
+import { pathFlavor } from '../lib/path-flavor.js';
 import { displayName } from '../lib/display-name.js';
 
 export const moveFile = defineTool({
@@ -19,9 +20,10 @@ export const moveFile = defineTool({
   async handler({ source, destination }, ctx) {
     // The entry itself is moved, so a symlink that loops can be moved (out of the way) too.
     const { entry } = await resolveEntry(ctx.policy, source, { linkItself: true });
-    const target = await ctx.policy.resolveWritable(destination);
+    const target = renameTarget(entry, await ctx.policy.resolveWritable(destination), pathOfFileUri(destination) ?? destination, pathFlavor());
     return ctx.locks.run(target, async () => {
-      const existing = await lstat(target).catch(() => undefined);
+      // "new.txt" -> "NEW.txt" where names ignore case is a rename in place, not a replacement.
+      const existing = (await isSameEntry(entry, target)) ? undefined : await lstat(target).catch(() => undefined);
       // The older server refused to move onto an existing file; without a way to ask, so do we.
       if (existing && !(await ctx.confirm(`Replace ${displayName(target)} with ${displayName(entry)}?`, { whenUnavailable: false }))) {
         return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);

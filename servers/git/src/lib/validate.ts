@@ -73,17 +73,7 @@ export async function checkRefName(repo: Repo, name: string, kind: 'branch' | 't
  * `git_add` with `../`).
  */
 export async function workTreePath(repo: Repo, requested: string, options: { mustExist?: boolean; cwd?: string } = {}): Promise<string> {
-  if (typeof requested !== 'string' || requested === '' || /[\0\n\r]/.test(requested)) {
-    throw new ArgumentError('A path must be a non-empty string without NUL or newlines.');
-  }
-  if (requested.startsWith('-')) throw new ArgumentError(`The path "${requested}" starts with "-"; git would read it as an option. Write ./${requested} for a file with that name.`);
-  const base = options.cwd ?? repo.root;
-  const absolute = path.resolve(base, requested);
-  if (!isWithinPath(repo.root, absolute)) {
-    throw new ArgumentError(`${requested} is outside the repository's work tree (${repo.root}). Refused.`);
-  }
-  const relative = path.relative(repo.root, absolute).split(path.sep).join('/');
-  if (relative === '.git' || relative.startsWith('.git/')) throw new ArgumentError(`${requested} is inside .git. Refused.`);
+  const { absolute, relative } = workTreeRelative(repo.root, requested, options.cwd);
   // The deepest existing ancestor must still resolve inside (a symlinked directory could lead out).
   let probe = absolute;
   for (;;) {
@@ -102,12 +92,45 @@ export async function workTreePath(repo: Repo, requested: string, options: { mus
   return relative === '' ? '.' : relative;
 }
 
+/**
+ * The pure part of `workTreePath`: `requested` (relative to `base`, or absolute, with
+ * either separator on Windows) as an absolute path and as the path relative to `root`
+ * with "/" separators. The platform's rules are parameters, so Windows' (drive letters,
+ * case-insensitive names, so ".GIT" is ".git") are tested on any system.
+ */
+export function workTreeRelative(
+  root: string,
+  requested: string,
+  base: string = root,
+  rules: { path: path.PlatformPath; caseInsensitive: boolean } = { path, caseInsensitive: process.platform === 'win32' || process.platform === 'darwin' },
+): { absolute: string; relative: string } {
+  const p = rules.path;
+  if (typeof requested !== 'string' || requested === '' || /[\0\n\r]/.test(requested)) {
+    throw new ArgumentError('A path must be a non-empty string without NUL or newlines.');
+  }
+  if (requested.startsWith('-')) throw new ArgumentError(`The path "${requested}" starts with "-"; git would read it as an option. Write ./${requested} for a file with that name.`);
+  const absolute = p.resolve(base, requested);
+  const fromRoot = p.relative(root, absolute);
+  if (fromRoot === '..' || fromRoot.startsWith(`..${p.sep}`) || p.isAbsolute(fromRoot)) {
+    throw new ArgumentError(`${requested} is outside the repository's work tree (${root}). Refused.`);
+  }
+  const relative = fromRoot.split(p.sep).join('/');
+  const top = (rules.caseInsensitive ? relative.toLowerCase() : relative).split('/')[0];
+  // Where names ignore case, ".GIT" and ".git." are .git too.
+  if (top === '.git' || (rules.caseInsensitive && /^\.git[. ]*$/.test(top))) throw new ArgumentError(`${requested} is inside .git. Refused.`);
+  return { absolute, relative };
+}
+
 /** A path inside a tree object at a ref (no file system involved): normalized, never leaving the top. */
 export function treePath(requested: string): string {
   if (typeof requested !== 'string' || requested === '' || /[\0\n\r]/.test(requested)) {
     throw new ArgumentError('A path must be a non-empty string without NUL or newlines.');
   }
   if (requested.startsWith('-')) throw new ArgumentError(`The path "${requested}" starts with "-"; git would read it as an option. Write ./${requested} for a file with that name.`);
+  // Tree paths use "/" whatever the platform; a drive path cannot name anything in a tree.
+  if (/^[A-Za-z]:[\\/]/.test(requested) || /^[\\/]{2}/.test(requested)) {
+    throw new ArgumentError(`${requested} is an absolute path. Give a path relative to the repository's top, such as src/app.ts.`);
+  }
   const normal = path.posix.normalize(requested.replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '');
   if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) {
     throw new ArgumentError(`${requested} leaves the repository. Give a path relative to the repository's top.`);

@@ -150,6 +150,27 @@ export function refusal(message: string): Error {
 }
 
 /**
+ * better-sqlite3's native addon missing, or built for another platform, architecture or
+ * Node (a Linux build in a Windows bundle fails with "Bad EXE format", one for another
+ * Node with NODE_MODULE_VERSION): one line that says how to get the right one, instead
+ * of the loader's text. Anything else is returned as it is.
+ */
+export function addonError(error: unknown): unknown {
+  const e = error as { code?: string; message?: string } | null;
+  const message = String(e?.message ?? '');
+  const broken =
+    e?.code === 'ERR_DLOPEN_FAILED' ||
+    /Could not locate the bindings file/.test(message) ||
+    (e?.code === 'MODULE_NOT_FOUND' && /'bindings'|better_sqlite3/.test(message));
+  if (!broken) return error;
+  const where = `${process.platform}-${process.arch}, Node ${process.versions.node}`;
+  return new Error(
+    `The SQLite engine (the better-sqlite3 native addon) is missing or was built for another platform than this one (${where}), so no database can be opened. ` +
+      'Reinstall the server on this machine (npm install @mcp-reference/server-sqlite, or npm rebuild better-sqlite3), or install the Claude Desktop bundle built for this platform.',
+  );
+}
+
+/**
  * Prepares exactly one statement and checks it against the mode: 'read' statements must
  * be read-only by SQLite's own verdict; in every mode ATTACH, DETACH, VACUUM, transaction
  * control, extension loading and pragmas that change state are refused. `args` are the
@@ -279,8 +300,11 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   type Page = { rows: unknown[][]; more: boolean };
   type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; ahead?: Page; failed?: unknown };
   const open = (readonly: boolean): Db => {
-    const db = new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
-    return db;
+    try {
+      return new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
+    } catch (error) {
+      throw addonError(error);
+    }
   };
   let writer: Db | undefined;
   let control: Db | undefined;
@@ -578,6 +602,7 @@ export const CHILD_FUNCTIONS = [
   pragmaOf,
   pragmaPolicy,
   refusal,
+  addonError,
   inspectStatement,
   jsonCell,
   cellSize,
