@@ -176,3 +176,23 @@ describe('large edits (item 10)', () => {
     expect(message).toMatch(/where lines 1-50000 of oldText's 100000 match; then oldText has "different" where line 50001/);
   }, 20_000);
 });
+
+describe('an ambiguous oldText costs linear work (issue 21, item 2)', () => {
+  it('refuses half of a 1 MB file of identical lines at once, and a ping is answered meanwhile', async () => {
+    // 2N identical lines, oldText N of them: N + 1 overlapping matches. Searching again
+    // after each one cost N bytes per match (minutes for 1 MB, the event loop blocked).
+    const lines = 256 * 1024;
+    await writeFile(tree.path('same.txt'), 'x\n'.repeat(lines * 2));
+    session = await open({ dirs: [tree.dir] });
+    const started = performance.now();
+    const [message] = await Promise.all([
+      refusal(session, 'edit_file', { path: tree.path('same.txt'), edits: [{ oldText: 'x\n'.repeat(lines), newText: 'y\n' }] }),
+      session.client.ping(),
+    ]);
+    const elapsed = performance.now() - started;
+    expect(message).toMatch(new RegExp(`matches ${lines + 1} places \\(lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, \\.\\.\\.\\)`));
+    // Generous: linear work takes milliseconds; the quadratic search took minutes.
+    expect(elapsed).toBeLessThan(10_000);
+    expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
+  }, 60_000);
+});
