@@ -196,3 +196,22 @@ describe('an ambiguous oldText costs linear work (issue 21, item 2)', () => {
     expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
   }, 60_000);
 });
+
+describe('an edit whose diff is too long for one answer (issue 21, item 12)', () => {
+  it('is written and answered with a shortened diff, never with an error after the change', async () => {
+    const lines = Array.from({ length: 90_000 }, (_, i) => `line ${i} of a file whose every line the edit changes\n`);
+    const original = lines.join('');
+    const changed = lines.map((line) => line.toUpperCase()).join('');
+    await writeFile(tree.path('all.txt'), original);
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('edit_file', { path: tree.path('all.txt'), edits: [{ oldText: original, newText: changed }] });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    const out = result.structuredContent as { diff: string; diffTruncated?: boolean };
+    expect(out.diffTruncated).toBe(true);
+    expect(out.diff).toMatch(/^-line 0 of a file/m);
+    expect(out.diff).toMatch(/diff cut here: \d+ more bytes not shown; the file was written in full/);
+    expect(await readFile(tree.path('all.txt'), 'utf8')).toBe(changed);
+    // Over 8 MB of diff: whole, the answer was an error after the file was written.
+    expect(original.length * 2).toBeGreaterThan(8 * 1024 * 1024);
+  }, 60_000);
+});

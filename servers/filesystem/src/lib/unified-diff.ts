@@ -332,3 +332,18 @@ function hunks(ops: readonly DiffOp[], context: number, oldBase = 0, newBase = 0
 function range(start: number, count: number): string {
   return count === 1 ? `${start}` : `${start},${count}`;
 }
+
+/**
+ * A diff cut to at most about `maxBytes` of UTF-8, at a line boundary, with a last line
+ * saying how much was left out and `why` ("the file was written in full", say). The cut
+ * diff is not a complete patch; `cut` says whether it happened.
+ */
+export function shortenDiff(diff: string, maxBytes: number, why: string): { diff: string; cut: boolean } {
+  if (diff.length * 3 <= maxBytes || Buffer.byteLength(diff) <= maxBytes) return { diff, cut: false };
+  const bytes = Buffer.from(diff, 'utf8');
+  const newline = bytes.lastIndexOf(0x0a, Math.max(0, maxBytes - 1));
+  // Cut at a line end, and so never inside a multi-byte character.
+  const kept = bytes.subarray(0, newline === -1 ? 0 : newline + 1).toString('utf8');
+  const omitted = bytes.length - (newline + 1);
+  return { diff: `${kept}... [diff cut here: ${omitted} more bytes not shown; ${why}]\n`, cut: true };
+}
