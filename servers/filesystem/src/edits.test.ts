@@ -215,3 +215,61 @@ describe('an edit whose diff is too long for one answer (issue 21, item 12)', ()
     expect(original.length * 2).toBeGreaterThan(8 * 1024 * 1024);
   }, 60_000);
 });
+
+describe('a confirmation is asked before the path is locked (issue 21, item 4)', () => {
+  const cases = [
+    { tool: 'write_file', args: (t: TempTree) => ({ path: t.path('target.txt'), content: 'replacement\n' }) },
+    { tool: 'move_file', args: (t: TempTree) => ({ source: t.path('source.txt'), destination: t.path('target.txt') }) },
+    { tool: 'copy_file', args: (t: TempTree) => ({ source: t.path('source.txt'), destination: t.path('target.txt') }) },
+  ];
+  for (const { tool, args } of cases) {
+    it(`${tool}: another session edits the file while the user is asked, and the stale replace is refused (CONFLICT)`, async () => {
+      await writeFile(tree.path('target.txt'), 'original\n');
+      await writeFile(tree.path('source.txt'), 'source\n');
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      let asked!: () => void;
+      const askedNow = new Promise<void>((resolve) => (asked = resolve));
+      // A person who takes a while: the answer comes only when the test gives it.
+      const elicit = async () => {
+        asked();
+        await answered;
+        return { action: 'accept' as const, content: { confirm: true } };
+      };
+      session = await open({ dirs: [tree.dir] }, { elicit: elicit as never });
+      const { connectInMemory } = await import('@mcp-reference/test-harness');
+      const other = await connectInMemory(session.server);
+      try {
+        const replace = session.call(tool, args(tree));
+        await askedNow;
+        const edit = other.client.callTool({
+          name: 'edit_file',
+          arguments: { path: tree.path('target.txt'), edits: [{ oldText: 'original', newText: 'edited meanwhile' }] },
+        });
+        // With the lock held during the question, the edit waited for the answer (up to 60 s).
+        const first = await Promise.race([edit.then(() => 'edit done'), sleep(15_000).then(() => 'edit still waiting')]);
+        expect(first).toBe('edit done');
+        expect((await edit).isError).toBeFalsy();
+        answer();
+        const result = await replace;
+        expect(result.isError, textOf(result)).toBe(true);
+        expect(textOf(result)).toMatch(/changed while the user was being asked/);
+        expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('edited meanwhile\n');
+        expect(await readFile(tree.path('source.txt'), 'utf8')).toBe('source\n');
+      } finally {
+        answer();
+        await other.close();
+      }
+    }, 30_000);
+  }
+
+  it('write_file still replaces the file when it did not change while the user was asked', async () => {
+    await writeFile(tree.path('target.txt'), 'original\n');
+    const asked: string[] = [];
+    session = await open({ dirs: [tree.dir] }, { elicit: (message) => (asked.push(message), { action: 'accept', content: { confirm: true } }) });
+    const out = await session.ok<{ created: boolean }>('write_file', { path: tree.path('target.txt'), content: 'replacement\n' });
+    expect(out.created).toBe(false);
+    expect(asked).toEqual([expect.stringMatching(/Replace the existing file .*target\.txt \(9 bytes, modified /)]);
+    expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('replacement\n');
+  });
+});

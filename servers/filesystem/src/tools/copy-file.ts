@@ -5,6 +5,7 @@ import { resolveEntry } from '../lib/entry-path.js';
 import { copyDirectory, copyFile as copy } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
+import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, lstatEntry, sameEntry } from './confirm-replace.js';
 
 export const copyFile = defineTool({
   name: 'copy_file',
@@ -24,18 +25,26 @@ export const copyFile = defineTool({
   async handler({ source, destination }, ctx) {
     const { entry, real } = await resolveEntry(ctx.policy, source);
     const target = await ctx.policy.resolveWritable(destination);
-    return ctx.locks.run(target, async () => {
-      const existing = await lstat(target).catch(() => undefined);
-      if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
-        return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
-      }
-      const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
-      const confine = ctx.policy.contains;
-      // A file is copied from what the policy resolved (a symlink's checked target), opened and checked again.
-      if (type === 'directory') await copyDirectory(entry, target, { confine });
-      else await copy(real, target, { overwrite: Boolean(existing), confine });
-      ctx.notifyResourceListChanged();
-      return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
-    });
+    const exists = () => ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+    for (let round = 1; ; round++) {
+      // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
+      const seen = await lstatEntry(target);
+      if (seen?.isDirectory()) return exists();
+      const answer = seen ? await askUser(ctx, `Replace ${target} with a copy of ${entry}?`) : undefined;
+      if (answer === 'no' || answer === 'unavailable') return exists();
+      const outcome = await ctx.locks.run(target, async () => {
+        const now = await lstatEntry(target);
+        if (seen && !sameEntry(seen, now)) return ctx.error(changedWhileAsked(destination));
+        if (now && !seen) return round < MAX_ASKS ? ASK_AGAIN : exists();
+        const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
+        const confine = ctx.policy.contains;
+        // A file is copied from what the policy resolved (a symlink's checked target), opened and checked again.
+        if (type === 'directory') await copyDirectory(entry, target, { confine });
+        else await copy(real, target, { overwrite: Boolean(now), confine });
+        ctx.notifyResourceListChanged();
+        return ctx.result({ source: entry, destination: target, type, replaced: Boolean(now) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
+      });
+      if (outcome !== ASK_AGAIN) return outcome;
+    }
   },
 });

@@ -5,6 +5,7 @@ import { resolveEntry } from '../lib/entry-path.js';
 import { moveFile as move } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
+import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, lstatEntry, sameEntry } from './confirm-replace.js';
 
 export const moveFile = defineTool({
   name: 'move_file',
@@ -20,16 +21,23 @@ export const moveFile = defineTool({
     // The entry itself is moved, so a symlink that loops can be moved (out of the way) too.
     const { entry } = await resolveEntry(ctx.policy, source, { linkItself: true });
     const target = await ctx.policy.resolveWritable(destination);
-    return ctx.locks.run(target, async () => {
-      const existing = await lstat(target).catch(() => undefined);
+    const exists = () => ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+    for (let round = 1; ; round++) {
+      // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
+      const seen = await lstatEntry(target);
       // The older server refused to move onto an existing file; without a way to ask, so do we.
-      if (existing && !(await ctx.confirm(`Replace ${displayName(target)} with ${displayName(entry)}?`, { whenUnavailable: false }))) {
-        return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
-      }
-      await move(entry, target, { overwrite: Boolean(existing), confine: ctx.policy.contains });
-      ctx.notifyResourceListChanged();
-      const isFile = (await lstat(target)).isFile();
-      return ctx.result({ source: entry, destination: target, replaced: Boolean(existing) }, isFile ? [ctx.link(fileUri(target))] : []);
-    });
+      const answer = seen ? await askUser(ctx, `Replace ${displayName(target)} with ${displayName(entry)}?`) : undefined;
+      if (answer === 'no' || answer === 'unavailable') return exists();
+      const outcome = await ctx.locks.run(target, async () => {
+        const now = await lstatEntry(target);
+        if (seen && !sameEntry(seen, now)) return ctx.error(changedWhileAsked(destination));
+        if (now && !seen) return round < MAX_ASKS ? ASK_AGAIN : exists();
+        await move(entry, target, { overwrite: Boolean(now), confine: ctx.policy.contains });
+        ctx.notifyResourceListChanged();
+        const isFile = (await lstat(target)).isFile();
+        return ctx.result({ source: entry, destination: target, replaced: Boolean(now) }, isFile ? [ctx.link(fileUri(target))] : []);
+      });
+      if (outcome !== ASK_AGAIN) return outcome;
+    }
   },
 });
