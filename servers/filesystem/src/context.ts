@@ -3,6 +3,7 @@ import type { PathPolicy } from './lib/path-policy.js';
 import type { RecentEdits } from './lib/recent-edits.js';
 import type { PathLocks } from './lib/path-locks.js';
 import type { ByteBudget } from './lib/byte-budget.js';
+import type { ListingSnapshots } from './lib/listing-snapshots.js';
 
 /** What every handler of this server sees besides the base context. */
 export interface FsContext {
@@ -16,6 +17,8 @@ export interface FsContext {
   locks: PathLocks;
   /** Bytes of file content the server's reads hold at once (all sessions): reads wait beyond it. */
   readBudget: ByteBudget;
+  /** Listings kept between pages (list_directory_with_sizes), per session, bounded. */
+  listings: ListingSnapshots<unknown>;
 }
 
 export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();
