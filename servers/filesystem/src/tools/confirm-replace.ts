@@ -33,9 +33,14 @@ export function sameEntry(seen: BigIntStats | undefined, now: BigIntStats | unde
   return seen.dev === now.dev && seen.ino === now.ino && seen.size === now.size && seen.mtimeNs === now.mtimeNs;
 }
 
-/** What the person is shown about the file to be replaced: enough to recognise it. */
+/**
+ * What the person is shown about the file to be replaced: enough to recognise it. It is
+ * part of the question, so a file that changes is a new question (on 2026-07-28, where a
+ * call runs again with the answers so far, a changed file is asked about again).
+ */
 export function describeEntry(stats: BigIntStats): string {
-  return `${stats.size} bytes, modified ${new Date(Number(stats.mtimeMs)).toISOString()}`;
+  const what = stats.isDirectory() ? 'a directory' : `${stats.size} bytes`;
+  return `${what}, modified ${new Date(Number(stats.mtimeMs)).toISOString()}`;
 }
 
 export function changedWhileAsked(requested: string): string {

@@ -5,7 +5,7 @@ import { resolveEntry } from '../lib/entry-path.js';
 import { copyDirectory, copyFile as copy } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
-import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, lstatEntry, sameEntry } from './confirm-replace.js';
+import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, describeEntry, lstatEntry, sameEntry } from './confirm-replace.js';
 
 export const copyFile = defineTool({
   name: 'copy_file',
@@ -30,7 +30,7 @@ export const copyFile = defineTool({
       // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
       const seen = await lstatEntry(target);
       if (seen?.isDirectory()) return exists();
-      const answer = seen ? await askUser(ctx, `Replace ${target} with a copy of ${entry}?`) : undefined;
+      const answer = seen ? await askUser(ctx, `Replace ${target} (${describeEntry(seen)}) with a copy of ${entry}?`) : undefined;
       if (answer === 'no' || answer === 'unavailable') return exists();
       const outcome = await ctx.locks.run(target, async () => {
         const now = await lstatEntry(target);

@@ -5,7 +5,7 @@ import { resolveEntry } from '../lib/entry-path.js';
 import { moveFile as move } from '../lib/copy-move.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
-import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, lstatEntry, sameEntry } from './confirm-replace.js';
+import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, describeEntry, lstatEntry, sameEntry } from './confirm-replace.js';
 
 export const moveFile = defineTool({
   name: 'move_file',
@@ -26,7 +26,7 @@ export const moveFile = defineTool({
       // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
       const seen = await lstatEntry(target);
       // The older server refused to move onto an existing file; without a way to ask, so do we.
-      const answer = seen ? await askUser(ctx, `Replace ${displayName(target)} with ${displayName(entry)}?`) : undefined;
+      const answer = seen ? await askUser(ctx, `Replace ${displayName(target)} (${describeEntry(seen)}) with ${displayName(entry)}?`) : undefined;
       if (answer === 'no' || answer === 'unavailable') return exists();
       const outcome = await ctx.locks.run(target, async () => {
         const now = await lstatEntry(target);
