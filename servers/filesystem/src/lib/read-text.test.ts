@@ -70,6 +70,16 @@ describe('readTail', () => {
     expect(tail.lines).toBe(3);
   });
 
+  it('reads a small first chunk, then larger ones, and finds every line across them', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`);
+    const p = await file('many.txt', lines.join(''));
+    const small = await readTail(p, 10);
+    expect(small.text).toBe(lines.slice(-10).join(''));
+    expect(small.bytesRead).toBeLessThanOrEqual(4096);
+    for (const count of [500, 3_000, 19_999, 20_000]) expect((await readTail(p, count)).text).toBe(lines.slice(-count).join(''));
+    expect((await readHead(p, 10)).bytesRead).toBeLessThanOrEqual(4096);
+  });
+
   it('returns nothing for zero lines', async () => {
     const p = await file('a.txt', 'one\n');
     expect((await readTail(p, 0)).text).toBe('');

@@ -48,7 +48,9 @@ export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 const CHUNK = 64 * 1024;
-const FIRST_CHUNK = 16 * 1024;
+// The first read of a head or a tail is small (a few lines are the usual ask, and each read
+// allocates its buffer); reads after it grow to CHUNK.
+const FIRST_CHUNK = 4 * 1024;
 const NEWLINE = 0x0a;
 
 /** The first `count` lines. Reads only as far as the last of them. */
@@ -84,8 +86,10 @@ async function tailOnce(handle: FileHandle, size: number, count: number, file: s
   let start = 0;
   // The file's final "\n" ends the last line rather than starting a new one.
   let skipFinalNewline = true;
+  let step = FIRST_CHUNK;
   outer: while (position > 0) {
-    const length = Math.min(CHUNK, position);
+    const length = Math.min(step, position);
+    step = Math.min(CHUNK, step * 4);
     position -= length;
     options.signal?.throwIfAborted();
     // Zero-filled, and only the bytes actually read are used: a short read (the file
@@ -95,8 +99,7 @@ async function tailOnce(handle: FileHandle, size: number, count: number, file: s
     if (got < length) return undefined;
     bytesRead += length;
     chunks.unshift(chunk);
-    for (let i = length - 1; i >= 0; i--) {
-      if (chunk[i] !== NEWLINE) continue;
+    for (let i = chunk.lastIndexOf(NEWLINE, length - 1); i !== -1; i = i > 0 ? chunk.lastIndexOf(NEWLINE, i - 1) : -1) {
       if (skipFinalNewline && position + i === size - 1) continue;
       if (++newlines === count) {
         start = position + i + 1;
