@@ -21,7 +21,7 @@ export interface ListingSnapshots<T> {
 }
 
 export function createListingSnapshots<T>(options: { maxSnapshots?: number; maxItems?: number; ttlMs?: number; now?: () => number } = {}): ListingSnapshots<T> {
-  const { maxSnapshots = 16, maxItems = 400_000, ttlMs = 10 * 60_000, now = Date.now } = options;
+  const { maxSnapshots = 8, maxItems = 250_000, ttlMs = 10 * 60_000, now = Date.now } = options;
   // Map order is insertion order: a used snapshot is moved to the end, so the first is the oldest.
   const snapshots = new Map<string, { owner: string; items: readonly T[]; extra: unknown; expires: number }>();
   let items = 0;
