@@ -114,3 +114,14 @@ describe('memory of concurrent reads (issue 21, item 6)', () => {
     expect(peak - before).toBeLessThan(200 * MiB);
   }, 60_000);
 });
+
+describe('continuations through text that JSON escapes (issue 21, item 11)', () => {
+  it('cuts a file of control characters by its size on the wire, and following the cuts gives it back', async () => {
+    // 3 MB of "\u0001": 6 bytes each in JSON. A 2 MiB cut of it did not fit any answer.
+    const content = `${'\u0001'.repeat(3 * 1000 * 1000)}\nend\n`;
+    writeFileSync(tree.path('control.txt'), content);
+    const { text, answers } = await follow(tree.path('control.txt'), {}, 'byte');
+    expect(text === content).toBe(true);
+    expect(answers.length).toBeGreaterThan(2);
+  }, 60_000);
+});

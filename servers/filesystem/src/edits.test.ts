@@ -273,3 +273,18 @@ describe('a confirmation is asked before the path is locked (issue 21, item 4)',
     expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('replacement\n');
   });
 });
+
+describe('an edit whose diff is mostly characters JSON escapes (issue 21, item 12)', () => {
+  it('is cut by its size on the wire, not only in bytes, and answered as written', async () => {
+    // Each control character travels as 6 bytes of JSON: 1.6 MB of them was ~20 MB of answer.
+    const lines = Array.from({ length: 20_000 }, (_, i) => `${'\u0001'.repeat(80)} ${i}\n`);
+    const original = lines.join('');
+    const changed = lines.map((line) => `${line.slice(0, -1)}!\n`).join('');
+    await writeFile(tree.path('control.txt'), original);
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('edit_file', { path: tree.path('control.txt'), edits: [{ oldText: original, newText: changed }] });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    expect((result.structuredContent as { diffTruncated?: boolean }).diffTruncated).toBe(true);
+    expect(await readFile(tree.path('control.txt'), 'utf8')).toBe(changed);
+  }, 60_000);
+});

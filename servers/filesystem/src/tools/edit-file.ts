@@ -69,9 +69,8 @@ export const editFile = defineTool({
         onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
       });
       // Sized before anything is written: the answer to a written edit must fit.
-      const shown = shortenDiff(
+      const shown = fitDiff(
         result.diff,
-        MAX_DIFF_BYTES,
         dryRun ? 'nothing was written; the whole change is as asked' : 'the file was written in full: read it to see the rest',
       );
       if (!dryRun && result.changed) {
@@ -86,3 +85,18 @@ export const editFile = defineTool({
     });
   },
 });
+
+/**
+ * The diff cut to MAX_DIFF_BYTES, and further if JSON escapes would make it travel larger
+ * than that by half (control characters take 6 bytes each in JSON), so that the answer,
+ * which carries it twice, stays well inside the result budget.
+ */
+function fitDiff(diff: string, why: string): { diff: string; cut: boolean } {
+  let max = MAX_DIFF_BYTES;
+  for (;;) {
+    const shown = shortenDiff(diff, max, why);
+    const json = Buffer.byteLength(JSON.stringify(shown.diff));
+    if (json <= MAX_DIFF_BYTES * 1.5 || max < 1024) return shown;
+    max = Math.floor((max * MAX_DIFF_BYTES) / json);
+  }
+}

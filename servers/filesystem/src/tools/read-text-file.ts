@@ -48,6 +48,9 @@ const output = z.object({
  */
 export const MAX_RESPONSE_TEXT_BYTES = 2 * 1024 * 1024;
 
+/** Most bytes that text may take as a JSON string (escapes included): it travels twice. */
+const MAX_WIRE_BYTES = 3 * 1024 * 1024;
+
 const description =
   'Read a UTF-8 text file. Use head or tail for the first or last N lines, or start_line/end_line for a range; ' +
   'files above the size limit must be read that way. An answer cut at the response size limit says where to read on ' +
@@ -61,7 +64,7 @@ function defineReader(name: string, title: string, text: string) {
     input,
     output,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    whenTooLarge: 'Read fewer lines: head, tail or start_line/end_line.',
+    whenTooLarge: 'Read fewer lines: head, tail or start_line/end_line (a read to the end is cut and names a start_byte to read on from).',
     render: (out) =>
       out.nextStartByte === undefined
         ? out.content
@@ -83,7 +86,16 @@ function defineReader(name: string, title: string, text: string) {
         const source = { handle, label: args.path };
         const limit = { maxBytes: Math.min(ctx.maxReadBytes, MAX_RESPONSE_TEXT_BYTES), signal: ctx.signal };
         // Reads that may hold up to the limit count it against the server's budget of bytes in flight.
-        const chunk = (start: { byte: number } | { line: number }) => readChunk(source, start, { ...limit, reserve: ctx.readBudget.reserve });
+        const chunk = async (start: { byte: number } | { line: number }) => {
+          // Cut by the size the text travels at: control characters take 6 bytes each in
+          // JSON, and a cut that did not fit the answer could never be read on from.
+          for (let maxBytes = limit.maxBytes; ; ) {
+            const slice = await readChunk(source, start, { ...limit, maxBytes, reserve: ctx.readBudget.reserve });
+            const wire = slice.text.length * 6 <= MAX_WIRE_BYTES ? 0 : Buffer.byteLength(JSON.stringify(slice.text));
+            if (wire <= MAX_WIRE_BYTES || maxBytes <= 4096) return slice;
+            maxBytes = Math.max(4096, Math.floor((maxBytes * MAX_WIRE_BYTES) / wire));
+          }
+        };
         const bounded = async (read: () => Promise<ChunkSlice>) => {
           const release = await ctx.readBudget.reserve(limit.maxBytes);
           try {
