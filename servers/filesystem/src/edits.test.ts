@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
-import { open, refusal, sleep, textOf, type Session } from './test-support.js';
+import { spawn } from 'node:child_process';
+import { bin, open, refusal, sleep, textOf, type Session } from './test-support.js';
 
 let tree: TempTree;
 let session: Session | undefined;
@@ -193,6 +194,32 @@ describe('an ambiguous oldText costs linear work (issue 21, item 2)', () => {
     expect(message).toMatch(new RegExp(`matches ${lines + 1} places \\(lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, \\.\\.\\.\\)`));
     // Generous: linear work takes milliseconds; the quadratic search took minutes.
     expect(elapsed).toBeLessThan(10_000);
+    expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
+  }, 60_000);
+});
+
+describe('the published bundle, with an ambiguous edit in flight (issue 21, item 2)', () => {
+  it('exits soon after stdin closes', async () => {
+    const lines = 256 * 1024;
+    await writeFile(tree.path('same.txt'), 'x\n'.repeat(lines * 2));
+    const child = spawn(process.execPath, [bin, tree.dir], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const exited = new Promise<number>((resolve) => child.on('exit', () => resolve(performance.now())));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'edit_file', arguments: { path: tree.path('same.txt'), edits: [{ oldText: 'x\n'.repeat(lines), newText: 'y\n' }] } },
+    });
+    await sleep(300);
+    const closed = performance.now();
+    child.stdin.end();
+    const stopped = await Promise.race([exited, sleep(20_000).then(() => undefined)]);
+    if (stopped === undefined) child.kill('SIGKILL');
+    // Generous: the base exits within 3 s of stdin closing; the blocked event loop took over 30 s.
+    expect(stopped === undefined ? Infinity : stopped - closed).toBeLessThan(10_000);
     expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
   }, 60_000);
 });
