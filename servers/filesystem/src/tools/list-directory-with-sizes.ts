@@ -87,7 +87,8 @@ export const listDirectoryWithSizes = defineTool({
         const listing = await list();
         entries = listing.entries.map((e) => ({ name: e.name, type: e.type, size: e.size ?? 0, sortSize: e.size ?? -1 }));
         totals = totalsOf(listing);
-        snapshotId = ctx.listings.put(owner, entries, totals);
+        // A listing that fits one page needs no snapshot (and must not push out one being paged).
+        snapshotId = entries.length > ctx.pageSize ? ctx.listings.put(owner, entries, totals) : undefined;
         if (position !== undefined) {
           const isAfter = (e: Entry) => e.sortSize < position.size || (e.sortSize === position.size && compareNames(e.name, position.name) > 0);
           start = entries.findIndex(bySize ? isAfter : (e) => compareNames(e.name, position.name) > 0);
