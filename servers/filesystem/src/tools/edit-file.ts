@@ -57,17 +57,27 @@ export const editFile = defineTool({
       const { handle, real: file } = await ctx.policy.openFile(checked);
       let original: Buffer;
       let read;
+      // The file's bytes, and the edited copy, count against the server's budget of bytes
+      // in flight while the edit is worked out (released before the answer is built).
+      let release: () => void = () => undefined;
+      let result;
       try {
-        read = identityOf(await handle.stat({ bigint: true }));
-        original = await readWholeBytes({ handle, label: path }, ctx.maxReadBytes);
+        try {
+          const stats = await handle.stat({ bigint: true });
+          read = identityOf(stats);
+          release = await ctx.readBudget.reserve(2 * Math.min(Number(stats.size), ctx.maxReadBytes));
+          original = await readWholeBytes({ handle, label: path }, ctx.maxReadBytes);
+        } finally {
+          await handle.close();
+        }
+        result = await applyEditsToBytes(original, edits, {
+          path,
+          signal: ctx.signal,
+          onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
+        });
       } finally {
-        await handle.close();
+        release();
       }
-      const result = await applyEditsToBytes(original, edits, {
-        path,
-        signal: ctx.signal,
-        onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
-      });
       // Sized before anything is written: the answer to a written edit must fit.
       const shown = fitDiff(
         result.diff,
