@@ -85,17 +85,18 @@ function defineReader(name: string, title: string, text: string) {
       try {
         const source = { handle, label: args.path };
         const limit = { maxBytes: Math.min(ctx.maxReadBytes, MAX_RESPONSE_TEXT_BYTES), signal: ctx.signal };
-        // Reads that may hold up to the limit count it against the server's budget of bytes in flight.
+        // Every read counts what it may hold against the server's budget of bytes in flight.
         const chunk = async (start: { byte: number } | { line: number }) => {
           // Cut by the size the text travels at: control characters take 6 bytes each in
           // JSON, and a cut that did not fit the answer could never be read on from.
           for (let maxBytes = limit.maxBytes; ; ) {
-            const slice = await readChunk(source, start, { ...limit, maxBytes, reserve: ctx.readBudget.reserve });
-            const wire = slice.text.length * 6 <= MAX_WIRE_BYTES ? 0 : Buffer.byteLength(JSON.stringify(slice.text));
-            if (wire <= MAX_WIRE_BYTES || maxBytes <= 4096) return slice;
+            const part = await readChunk(source, start, { ...limit, maxBytes, reserve: ctx.readBudget.reserve });
+            const wire = part.text.length * 6 <= MAX_WIRE_BYTES ? 0 : Buffer.byteLength(JSON.stringify(part.text));
+            if (wire <= MAX_WIRE_BYTES || maxBytes <= 4096) return part;
             maxBytes = Math.max(4096, Math.floor((maxBytes * MAX_WIRE_BYTES) / wire));
           }
         };
+        // Head, tail and ranges hold at most the limit; they reserve it (they cannot know less beforehand).
         const bounded = async (read: () => Promise<ChunkSlice>) => {
           const release = await ctx.readBudget.reserve(limit.maxBytes);
           try {
