@@ -15,6 +15,7 @@ import { GREP_TOKEN, ensureBigFile, ensureNotesDir, ensureSmallDir, ensureTree }
 import { measureFetch } from './fetch.js';
 import { measureGit } from './git.js';
 import { measureSqlite } from './sqlite.js';
+import { measureFsScaling } from './fs-scaling.js';
 
 const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [options])
 
@@ -27,6 +28,7 @@ const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [optio
   --ours-template FILE    run this JS file as our template server (default servers/_template/dist/cli.js)
   --out DIR               where latest.json and latest.md go (default test-harness/bench/results)
   --only sqlite           only the SQLite server's figures (1M-row table)
+  --only fs-scaling       only the filesystem scaling rows (ambiguous edit at N and 2N, paging 20k files)
   --help`;
 
 /** The targets of issues #3 and #4, in one place. */
@@ -97,9 +99,12 @@ function countNote(what: string, ours: unknown, expected: unknown, by: string): 
   return `${what} returned ${ours} items where ${by} found ${expected}`;
 }
 
-/** `--only sqlite`: the SQLite server's rows alone, in the same results files. */
+/** `--only sqlite` / `--only fs-scaling`: those rows alone, in the same results files. */
 async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Promise<void> {
-  const sqliteBench = await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
+  const sqliteBench =
+    opts.only === 'fs-scaling'
+      ? await measureFsScaling({ filesystem: ourFilesystem(opts.oursFilesystem), runs: opts.treeRuns, log })
+      : await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
   const table = sqliteBench.rows.map(makeRow);
   const env: Environment = {
     date: new Date().toISOString().slice(0, 10),
@@ -115,7 +120,7 @@ async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Pr
     calls: opts.calls,
     durationSeconds: Math.round((Date.now() - started) / 1000),
   };
-  const files = await writeResults(opts.out, table, env, [], { sqlite: sqliteBench.details });
+  const files = await writeResults(opts.out, table, env, [], { [opts.only ?? 'sqlite']: sqliteBench.details });
   log('');
   log(text(table, env, []));
   log(`wrote ${files.md} and ${files.json} (${env.durationSeconds} s)`);
@@ -124,7 +129,7 @@ async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Pr
 async function main(): Promise<void> {
   const opts = options();
   const started = Date.now();
-  if (opts.only === 'sqlite') return sqliteOnly(opts, started);
+  if (opts.only === 'sqlite' || opts.only === 'fs-scaling') return sqliteOnly(opts, started);
   const official = officialFilesystem();
   const template = ourTemplate(opts.oursTemplate);
   const filesystem = ourFilesystem(opts.oursFilesystem);
@@ -188,6 +193,8 @@ async function main(): Promise<void> {
     { measurement: 'read_text_file tail 10, 1 GB file', unit: 'ms', ours: figure(m.tail.ours), baseline: figure(m.tail.official), baselineLabel: 'official', target: TARGETS.readEnd },
     { measurement: 'read_text_file head 10, 1 GB file', unit: 'ms', ours: figure(m.head.ours), baseline: figure(m.head.official), baselineLabel: 'official', target: TARGETS.readEnd },
   ];
+  const scaling = await measureFsScaling({ filesystem, runs: opts.treeRuns, log });
+  rows.push(...scaling.rows);
   const fetchBench = await measureFetch({ runs: opts.runs, log });
   rows.push(...fetchBench.rows);
   const gitBench = await measureGit({ runs: opts.runs, quick: opts.quick, log });
@@ -215,6 +222,7 @@ async function main(): Promise<void> {
     startup: { official: offStart, template: tplStart, filesystem: fsStart },
     roundTrip: { official: offTrip, filesystem: fsTrip },
     onTree: m,
+    fsScaling: scaling.details,
     fetch: fetchBench.details,
     git: gitBench.details,
     sqlite: sqliteBench.details,

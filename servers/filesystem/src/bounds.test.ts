@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
-import { open, textOf, type Session } from './test-support.js';
+import { makeBigTree, open, textOf, type Session } from './test-support.js';
 
 let tree: TempTree;
 let session: Session;
@@ -123,5 +123,51 @@ describe('grep_files', () => {
     // Every line matches, so no match has context of its own: nothing is shown twice.
     expect(out.matches.every((m) => !m.before?.length && !m.after?.length)).toBe(true);
     expect(out.matches.map((m) => m.line)).toEqual(out.matches.map((_, i) => i + 1));
+  });
+});
+
+describe('list_directory_with_sizes paging (issue 21, item 10)', () => {
+  type Listing = { entries: { name: string; size: number }[]; totalFiles: number; totalSize: number; nextCursor?: string };
+
+  it.each(['name', 'size'] as const)('costs each page after the first its own size, not the whole directory again (sortBy %s)', async (sortBy) => {
+    const big = await makeBigTree(1, 20_000, (_, f) => 'z'.repeat(f % 97));
+    const paged = await open({ dirs: [big.dir], pageSize: 100 });
+    try {
+      const dir = big.path('d00');
+      // One-time costs (loading the tool) out of the way first.
+      await paged.ok<Listing>('list_directory_with_sizes', { path: big.dir, sortBy });
+      let started = performance.now();
+      const first = await paged.ok<Listing>('list_directory_with_sizes', { path: dir, sortBy });
+      const firstMs = performance.now() - started;
+      let cursor = first.nextCursor;
+      const seen = new Set(first.entries.map((e) => e.name));
+      started = performance.now();
+      for (let i = 0; i < 20; i++) {
+        const out = await paged.ok<Listing>('list_directory_with_sizes', { path: dir, sortBy, cursor });
+        expect(out.totalFiles).toBe(20_000);
+        expect(out.totalSize).toBe(first.totalSize);
+        for (const e of out.entries) seen.add(e.name);
+        cursor = out.nextCursor;
+      }
+      const laterMs = (performance.now() - started) / 20;
+      expect(seen.size).toBe(2_100);
+      // Generous: each later page used to lstat all 20,000 entries again, as long as the first.
+      expect(laterMs, `first page ${firstMs.toFixed(0)} ms, later pages ${laterMs.toFixed(1)} ms each`).toBeLessThan(firstMs / 4);
+    } finally {
+      await paged.close();
+      await big.cleanup();
+    }
+  }, 60_000);
+
+  it('pages on correctly from a cursor whose kept listing is gone (another server instance)', async () => {
+    const first = await session.ok<Listing>('list_directory_with_sizes', { path: tree.path('many'), sortBy: 'size' });
+    const other = await open({ dirs: [tree.dir], pageSize: 100 });
+    try {
+      const next = await other.ok<Listing>('list_directory_with_sizes', { path: tree.path('many'), sortBy: 'size', cursor: first.nextCursor });
+      expect(next.entries[0].size).toBe(first.entries[99].size - 1);
+      expect(next.entries).toHaveLength(100);
+    } finally {
+      await other.close();
+    }
   });
 });

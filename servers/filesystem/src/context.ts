@@ -2,6 +2,8 @@ import { definitionsFor } from '@mcp-reference/shared';
 import type { PathPolicy } from './lib/path-policy.js';
 import type { RecentEdits } from './lib/recent-edits.js';
 import type { PathLocks } from './lib/path-locks.js';
+import type { ByteBudget } from './lib/byte-budget.js';
+import type { ListingSnapshots } from './lib/listing-snapshots.js';
 
 /** What every handler of this server sees besides the base context. */
 export interface FsContext {
@@ -13,6 +15,10 @@ export interface FsContext {
   recentEdits: RecentEdits;
   /** Serializes writes to one path across the server's sessions (edit_file, write_file...). */
   locks: PathLocks;
+  /** Bytes of file content the server's reads hold at once (all sessions): reads wait beyond it. */
+  readBudget: ByteBudget;
+  /** Listings kept between pages (list_directory_with_sizes), per session, bounded. */
+  listings: ListingSnapshots<unknown>;
 }
 
 export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();

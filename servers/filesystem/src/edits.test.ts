@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
-import { open, refusal, sleep, textOf, type Session } from './test-support.js';
+import { spawn } from 'node:child_process';
+import { bin, open, refusal, sleep, textOf, type Session } from './test-support.js';
 
 let tree: TempTree;
 let session: Session | undefined;
@@ -175,4 +176,142 @@ describe('large edits (item 10)', () => {
     const message = await refusal(session, 'edit_file', { path: tree.path('long.txt'), edits: [{ oldText, newText: 'x' }] });
     expect(message).toMatch(/where lines 1-50000 of oldText's 100000 match; then oldText has "different" where line 50001/);
   }, 20_000);
+});
+
+describe('an ambiguous oldText costs linear work (issue 21, item 2)', () => {
+  it('refuses half of a 1 MB file of identical lines at once, and a ping is answered meanwhile', async () => {
+    // 2N identical lines, oldText N of them: N + 1 overlapping matches. Searching again
+    // after each one cost N bytes per match (minutes for 1 MB, the event loop blocked).
+    const lines = 256 * 1024;
+    await writeFile(tree.path('same.txt'), 'x\n'.repeat(lines * 2));
+    session = await open({ dirs: [tree.dir] });
+    const started = performance.now();
+    const [message] = await Promise.all([
+      refusal(session, 'edit_file', { path: tree.path('same.txt'), edits: [{ oldText: 'x\n'.repeat(lines), newText: 'y\n' }] }),
+      session.client.ping(),
+    ]);
+    const elapsed = performance.now() - started;
+    expect(message).toMatch(new RegExp(`matches ${lines + 1} places \\(lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, \\.\\.\\.\\)`));
+    // Generous: linear work takes milliseconds; the quadratic search took minutes.
+    expect(elapsed).toBeLessThan(10_000);
+    expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
+  }, 60_000);
+});
+
+describe('the published bundle, with an ambiguous edit in flight (issue 21, item 2)', () => {
+  it('exits soon after stdin closes', async () => {
+    const lines = 256 * 1024;
+    await writeFile(tree.path('same.txt'), 'x\n'.repeat(lines * 2));
+    const child = spawn(process.execPath, [bin, tree.dir], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const exited = new Promise<number>((resolve) => child.on('exit', () => resolve(performance.now())));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'edit_file', arguments: { path: tree.path('same.txt'), edits: [{ oldText: 'x\n'.repeat(lines), newText: 'y\n' }] } },
+    });
+    await sleep(300);
+    const closed = performance.now();
+    child.stdin.end();
+    const stopped = await Promise.race([exited, sleep(20_000).then(() => undefined)]);
+    if (stopped === undefined) child.kill('SIGKILL');
+    // Generous: the base exits within 3 s of stdin closing; the blocked event loop took over 30 s.
+    expect(stopped === undefined ? Infinity : stopped - closed).toBeLessThan(10_000);
+    expect(await readFile(tree.path('same.txt'), 'utf8')).toBe('x\n'.repeat(lines * 2));
+  }, 60_000);
+});
+
+describe('an edit whose diff is too long for one answer (issue 21, item 12)', () => {
+  it('is written and answered with a shortened diff, never with an error after the change', async () => {
+    const lines = Array.from({ length: 90_000 }, (_, i) => `line ${i} of a file whose every line the edit changes\n`);
+    const original = lines.join('');
+    const changed = lines.map((line) => line.toUpperCase()).join('');
+    await writeFile(tree.path('all.txt'), original);
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('edit_file', { path: tree.path('all.txt'), edits: [{ oldText: original, newText: changed }] });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    const out = result.structuredContent as { diff: string; diffTruncated?: boolean };
+    expect(out.diffTruncated).toBe(true);
+    expect(out.diff).toMatch(/^-line 0 of a file/m);
+    expect(out.diff).toMatch(/diff cut here: \d+ more bytes not shown; the file was written in full/);
+    expect(await readFile(tree.path('all.txt'), 'utf8')).toBe(changed);
+    // Over 8 MB of diff: whole, the answer was an error after the file was written.
+    expect(original.length * 2).toBeGreaterThan(8 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe('a confirmation is asked before the path is locked (issue 21, item 4)', () => {
+  const cases = [
+    { tool: 'write_file', args: (t: TempTree) => ({ path: t.path('target.txt'), content: 'replacement\n' }) },
+    { tool: 'move_file', args: (t: TempTree) => ({ source: t.path('source.txt'), destination: t.path('target.txt') }) },
+    { tool: 'copy_file', args: (t: TempTree) => ({ source: t.path('source.txt'), destination: t.path('target.txt') }) },
+  ];
+  for (const { tool, args } of cases) {
+    it(`${tool}: another session edits the file while the user is asked, and the stale replace is refused (CONFLICT)`, async () => {
+      await writeFile(tree.path('target.txt'), 'original\n');
+      await writeFile(tree.path('source.txt'), 'source\n');
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      let asked!: () => void;
+      const askedNow = new Promise<void>((resolve) => (asked = resolve));
+      // A person who takes a while: the answer comes only when the test gives it.
+      const elicit = async () => {
+        asked();
+        await answered;
+        return { action: 'accept' as const, content: { confirm: true } };
+      };
+      session = await open({ dirs: [tree.dir] }, { elicit: elicit as never });
+      const { connectInMemory } = await import('@mcp-reference/test-harness');
+      const other = await connectInMemory(session.server);
+      try {
+        const replace = session.call(tool, args(tree));
+        await askedNow;
+        const edit = other.client.callTool({
+          name: 'edit_file',
+          arguments: { path: tree.path('target.txt'), edits: [{ oldText: 'original', newText: 'edited meanwhile' }] },
+        });
+        // With the lock held during the question, the edit waited for the answer (up to 60 s).
+        const first = await Promise.race([edit.then(() => 'edit done'), sleep(15_000).then(() => 'edit still waiting')]);
+        expect(first).toBe('edit done');
+        expect((await edit).isError).toBeFalsy();
+        answer();
+        const result = await replace;
+        expect(result.isError, textOf(result)).toBe(true);
+        expect(textOf(result)).toMatch(/changed while the user was being asked/);
+        expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('edited meanwhile\n');
+        expect(await readFile(tree.path('source.txt'), 'utf8')).toBe('source\n');
+      } finally {
+        answer();
+        await other.close();
+      }
+    }, 30_000);
+  }
+
+  it('write_file still replaces the file when it did not change while the user was asked', async () => {
+    await writeFile(tree.path('target.txt'), 'original\n');
+    const asked: string[] = [];
+    session = await open({ dirs: [tree.dir] }, { elicit: (message) => (asked.push(message), { action: 'accept', content: { confirm: true } }) });
+    const out = await session.ok<{ created: boolean }>('write_file', { path: tree.path('target.txt'), content: 'replacement\n' });
+    expect(out.created).toBe(false);
+    expect(asked).toEqual([expect.stringMatching(/Replace the existing file .*target\.txt \(9 bytes, modified /)]);
+    expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('replacement\n');
+  });
+});
+
+describe('an edit whose diff is mostly characters JSON escapes (issue 21, item 12)', () => {
+  it('is cut by its size on the wire, not only in bytes, and answered as written', async () => {
+    // Each control character travels as 6 bytes of JSON: 1.6 MB of them was ~20 MB of answer.
+    const lines = Array.from({ length: 20_000 }, (_, i) => `${'\u0001'.repeat(80)} ${i}\n`);
+    const original = lines.join('');
+    const changed = lines.map((line) => `${line.slice(0, -1)}!\n`).join('');
+    await writeFile(tree.path('control.txt'), original);
+    session = await open({ dirs: [tree.dir] });
+    const result = await session.call('edit_file', { path: tree.path('control.txt'), edits: [{ oldText: original, newText: changed }] });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    expect((result.structuredContent as { diffTruncated?: boolean }).diffTruncated).toBe(true);
+    expect(await readFile(tree.path('control.txt'), 'utf8')).toBe(changed);
+  }, 60_000);
 });

@@ -4,6 +4,8 @@ import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
 import { createPathLocks } from './lib/path-locks.js';
+import { createByteBudget } from './lib/byte-budget.js';
+import { createListingSnapshots } from './lib/listing-snapshots.js';
 import { FsError } from './lib/errors.js';
 import { canWatchFileUri, watchFileUri } from './resources/watch.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -19,6 +21,8 @@ export interface CreateFilesystemServerOptions {
   unusableDirs?: string[];
   readOnly?: boolean;
   maxReadBytes?: number;
+  /** Bytes of file content all reads together hold at once (default 32 MiB); more wait their turn. */
+  maxReadBytesInFlight?: number;
   pageSize?: number;
   /** Largest serialized tool result (the base's budget); the tools keep well under the default. */
   maxResultBytes?: number;
@@ -35,6 +39,8 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
   const ceiling = [...options.dirs];
   const recentEdits = createRecentEdits();
   const locks = createPathLocks();
+  const readBudget = createByteBudget(options.maxReadBytesInFlight ?? 32 * 1024 * 1024);
+  const listings = createListingSnapshots<unknown>();
   return createServer<FsContext>({
     name: 'mcp-server-filesystem',
     version: pkg.version,
@@ -68,7 +74,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
         }
         return cached.dirs;
       };
-      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks };
+      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks, readBudget, listings };
     },
     // Only subscribed paths are watched: a file (or, until it exists, its directory), or a directory's direct entries.
     watch: (uri, changed, ctx) => watchFileUri(uri, changed, ctx),

@@ -154,11 +154,10 @@ class Editor {
       const at = view.indexOf(needle);
       if (at === -1) continue;
       if (view.indexOf(needle, at + 1) !== -1) {
-        // Line numbers of the first few; the rest are only counted.
-        const lines: number[] = [];
-        let count = 0;
-        for (let p = at; p !== -1; p = view.indexOf(needle, p + 1)) if (count++ < SHOWN_MATCHES) lines.push(this.lineAt(p));
-        throw ambiguous(label, lines, count);
+        // Ambiguous. Searching again after each match would cost the length of oldText per
+        // match (quadratic on a file of identical lines): one linear pass counts them all.
+        const { count, first } = yield* countMatches(view, needle, at, SHOWN_MATCHES);
+        throw ambiguous(label, first.map((p) => this.lineAt(p)), count);
       }
       const ending = eol ?? this.endingOfLineAt(at + needle.length);
       const line = this.lineAt(at);
@@ -468,6 +467,35 @@ function* findRuns(hay: Int32Array, needle: Int32Array): Steps<number[]> {
     }
   }
   return found;
+}
+
+/**
+ * Every occurrence of `needle` in `hay` from `from` on, overlapping ones included, in one
+ * pass (Knuth-Morris-Pratt over bytes: time linear in both lengths, whatever the text):
+ * how many, and the offsets of the first `keep`.
+ */
+export function* countMatches(hay: Uint8Array, needle: Uint8Array, from = 0, keep = 0): Steps<{ count: number; first: number[] }> {
+  const m = needle.length;
+  const first: number[] = [];
+  let count = 0;
+  if (m === 0) return { count, first };
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    if (i % (STEP * 64) === 0) yield;
+    while (k > 0 && needle[i] !== needle[k]) k = fail[k - 1];
+    if (needle[i] === needle[k]) k++;
+    fail[i] = k;
+  }
+  for (let i = from, k = 0; i < hay.length; i++) {
+    if (i % (STEP * 64) === 0) yield;
+    while (k > 0 && hay[i] !== needle[k]) k = fail[k - 1];
+    if (hay[i] === needle[k]) k++;
+    if (k === m) {
+      if (count++ < keep) first.push(i - m + 1);
+      k = fail[k - 1];
+    }
+  }
+  return { count, first };
 }
 
 function usesCrlf(bytes: Buffer): boolean {

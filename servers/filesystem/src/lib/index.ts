@@ -51,6 +51,12 @@
  *   readLineRange(source, start, end?, { maxBytes?, signal?, maxScanBytes = 64 MiB })
  *                                                1-based inclusive; OUT_OF_RANGE past the end
  *   readWhole(source, maxBytes), readWholeBytes(source, maxBytes)   TOO_LARGE with advice
+ *   readChunk(source, { byte } | { line }, { maxBytes?, signal?, reserve? }): ChunkSlice
+ *                                                to the end or cut at maxBytes (line end, else a
+ *                                                character boundary) with nextByte/nextLine; reads
+ *                                                and decodes only what it returns
+ * byte-budget.ts  createByteBudget(limit): { reserve(bytes) -> release, inFlight(), peak() }
+ *                                                bytes of reads in flight, per server instance
  *
  * edit.ts / unified-diff.ts
  *   applyEdits(original, edits: {oldText, newText}[], { path? }): { content, diff, applied }
@@ -58,7 +64,11 @@
  *                                                every byte outside the edits kept; yields every ~10 ms
  *   unifiedDiff(oldText, newText, displayPath = 'file', context = 3): string
  *   unifiedDiffOfRegions(old, new, regions, displayPath?, context?): Generator<void, string>
- *   diffLines(a: string[], b: string[]): DiffOp[]
+ *   diffLines(a: string[], b: string[]): DiffOp[]   diffLinesSteps: the same, yielding as it goes
+ *                                                (Myers, bounded: past 2,000 differing lines or
+ *                                                20M steps the middle is removed-then-added)
+ *   shortenDiff(diff, maxBytes, why): { diff, cut }   cut at a line, with a note
+ *   countMatches(hay, needle, from?, keep?)     every (overlapping) match in one linear pass
  *
  * walk.ts                                        -> WalkEntry { path, relative, name, type, depth }
  *   walk(root, { after?, excludes?, respectGitignore = true, gitignoreBoundary?, maxDepth?,
@@ -114,7 +124,9 @@
  * entry-path.ts  resolveEntry(policy, requested, { linkItself? }): { entry, real }
  * file-uri.ts    fileUri(absolute), pathOfFileUri(uri)
  * (search.ts)    findEntries(root, pattern, { after?, ... }): lazy, resumable search_files
- * recent-edits.ts createRecentEdits(limit)
+ * recent-edits.ts createRecentEdits({ limit?, maxBytes?, maxDiffBytes? })   bounded by count and bytes
+ * listing-snapshots.ts createListingSnapshots({ maxSnapshots?, maxItems?, ttlMs? })
+ *                                                listings kept between pages, per owner, bounded
  */
 export * from './errors.js';
 export * from './path-policy.js';
@@ -146,3 +158,5 @@ export * from './access.js';
 export * from './entry-path.js';
 export * from './file-uri.js';
 export * from './recent-edits.js';
+export * from './byte-budget.js';
+export * from './listing-snapshots.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { readHead, readLineRange, readTail, readWhole } from './read-text.js';
+import { readChunk, readHead, readLineRange, readTail, readWhole } from './read-text.js';
 
 let dir: string;
 
@@ -68,6 +68,16 @@ describe('readTail', () => {
     const tail = await readTail(p, 3);
     expect(tail.text).toBe(`${long}\n${long}\nlast\n`);
     expect(tail.lines).toBe(3);
+  });
+
+  it('reads a small first chunk, then larger ones, and finds every line across them', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`);
+    const p = await file('many.txt', lines.join(''));
+    const small = await readTail(p, 10);
+    expect(small.text).toBe(lines.slice(-10).join(''));
+    expect(small.bytesRead).toBeLessThanOrEqual(4096);
+    for (const count of [500, 3_000, 19_999, 20_000]) expect((await readTail(p, count)).text).toBe(lines.slice(-count).join(''));
+    expect((await readHead(p, 10)).bytesRead).toBeLessThanOrEqual(4096);
   });
 
   it('returns nothing for zero lines', async () => {
@@ -158,5 +168,39 @@ describe('readWhole', () => {
   it('reports a directory as NOT_A_FILE and a missing file as NOT_FOUND', async () => {
     expect((await errorOf(readWhole(dir))).code).toBe('NOT_A_FILE');
     expect((await errorOf(readWhole(path.join(dir, 'missing')))).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('readChunk (issue 21, items 6 and 11)', () => {
+  it('reads only the bytes it returns from a large file, and says where to go on', async () => {
+    const line = `${'a'.repeat(99)}\n`;
+    const p = await file('big.txt', line.repeat(100_000)); // 10 MB
+    const reserved: number[] = [];
+    const slice = await readChunk(p, { byte: 0 }, { maxBytes: 1000, reserve: async (bytes) => (reserved.push(bytes), () => undefined) });
+    expect(slice).toMatchObject({ text: line.repeat(10), lines: 10, truncated: true, nextByte: 1000, nextLine: 11 });
+    expect(slice.bytesRead).toBeLessThanOrEqual(1001);
+    expect(reserved).toEqual([1001]);
+  });
+
+  it('cuts a line longer than the limit at a character boundary, and goes on from there byte for byte', async () => {
+    const content = Buffer.from(`${'€'.repeat(1000)}\nend\n`); // 3-byte characters
+    const p = await file('long.txt', content);
+    const parts: Buffer[] = [];
+    let start = 0;
+    for (let i = 0; i < 100; i++) {
+      const slice = await readChunk(p, { byte: start }, { maxBytes: 100 });
+      parts.push(Buffer.from(slice.text));
+      if (slice.nextByte === undefined) break;
+      expect(slice.nextByte % 3 === 0 || slice.nextByte > 3000).toBe(true);
+      start = slice.nextByte;
+    }
+    expect(Buffer.concat(parts).equals(content)).toBe(true);
+  });
+
+  it('starts at a line, and says when the line is past the end', async () => {
+    const p = await file('a.txt', 'one\ntwo\nthree\n');
+    expect(await readChunk(p, { line: 2 })).toMatchObject({ text: 'two\nthree\n', lines: 2, truncated: true });
+    expect((await errorOf(readChunk(p, { line: 4 }))).code).toBe('OUT_OF_RANGE');
+    expect((await errorOf(readChunk(p, { line: 9 }))).message).toMatch(/has 3 lines/);
   });
 });

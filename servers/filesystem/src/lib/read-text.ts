@@ -48,7 +48,9 @@ export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 const CHUNK = 64 * 1024;
-const FIRST_CHUNK = 16 * 1024;
+// The first read of a head or a tail is small (a few lines are the usual ask, and each read
+// allocates its buffer); reads after it grow to CHUNK.
+const FIRST_CHUNK = 4 * 1024;
 const NEWLINE = 0x0a;
 
 /** The first `count` lines. Reads only as far as the last of them. */
@@ -84,8 +86,10 @@ async function tailOnce(handle: FileHandle, size: number, count: number, file: s
   let start = 0;
   // The file's final "\n" ends the last line rather than starting a new one.
   let skipFinalNewline = true;
+  let step = FIRST_CHUNK;
   outer: while (position > 0) {
-    const length = Math.min(CHUNK, position);
+    const length = Math.min(step, position);
+    step = Math.min(CHUNK, step * 4);
     position -= length;
     options.signal?.throwIfAborted();
     // Zero-filled, and only the bytes actually read are used: a short read (the file
@@ -95,8 +99,7 @@ async function tailOnce(handle: FileHandle, size: number, count: number, file: s
     if (got < length) return undefined;
     bytesRead += length;
     chunks.unshift(chunk);
-    for (let i = length - 1; i >= 0; i--) {
-      if (chunk[i] !== NEWLINE) continue;
+    for (let i = chunk.lastIndexOf(NEWLINE, length - 1); i !== -1; i = i > 0 ? chunk.lastIndexOf(NEWLINE, i - 1) : -1) {
       if (skipFinalNewline && position + i === size - 1) continue;
       if (++newlines === count) {
         start = position + i + 1;
@@ -205,6 +208,159 @@ export async function readLineRange(
   });
 }
 
+/** A slice that may have been cut at the response limit, with where to go on from. */
+export interface ChunkSlice extends TextSlice {
+  /** Byte offset where the rest begins, when the slice was cut: pass it back as the start. */
+  nextByte?: number;
+  /** The line where the rest begins, when the cut fell at a line end and the line number is known. */
+  nextLine?: number;
+}
+
+/** Where a chunk starts: a byte offset (from an earlier cut), or a 1-based line. */
+export type ChunkStart = { byte: number } | { line: number };
+
+/**
+ * Up to `maxBytes` bytes of text from `start` to the end of the file, read and decoded
+ * alone (never the whole file): the memory of a call is that of its answer. A rest longer
+ * than `maxBytes` is cut at the last line end that fits, or, inside a line longer than
+ * that, at a character boundary; `nextByte` (and `nextLine` when known) says where the
+ * next read goes on, so following the cuts yields the file byte for byte.
+ *
+ * `reserve(bytes)` is told, before the buffer is allocated, how many bytes this read will
+ * hold, and returns a release function (a server-wide budget of bytes in flight).
+ */
+export async function readChunk(
+  source: TextSource,
+  start: ChunkStart,
+  options: ReadLimitOptions & { reserve?: (bytes: number) => Promise<() => void> } = {},
+): Promise<ChunkSlice> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  if ('byte' in start && (!Number.isSafeInteger(start.byte) || start.byte < 0)) {
+    throw new FsError('INVALID_ARGUMENT', `start_byte must be a whole number of 0 or more (got ${start.byte}).`);
+  }
+  return withFile(source, async (handle, sizeOf, file) => {
+    let offset: number;
+    // The line number at `offset`, when known (a byte offset does not tell it).
+    let line: number | undefined;
+    if ('line' in start) {
+      offset = await findLineStart(handle, start.line, file, options);
+      line = start.line;
+    } else {
+      offset = start.byte;
+      line = offset === 0 ? 1 : undefined;
+      if (offset > 0) await assertCharacterBoundary(handle, offset, file);
+    }
+    const size = await sizeOf();
+    if ('line' in start && start.line > 1 && offset >= size) {
+      // The file ends with the "\n" of the line before: there is no line `start.line`.
+      throw new FsError('OUT_OF_RANGE', `start_line ${start.line} is past the end of ${file}, which has ${start.line - 1} line${start.line === 2 ? '' : 's'}.`);
+    }
+    // One byte more than is returned tells whether the file goes on past the cut.
+    const want = Math.min(maxBytes, Math.max(0, size - offset)) + 1;
+    const release = (await options.reserve?.(want)) ?? (() => undefined);
+    try {
+      options.signal?.throwIfAborted();
+      const buffer = Buffer.allocUnsafe(want);
+      const got = await readExactly(handle, buffer, offset);
+      const more = got === want;
+      let end = got;
+      if (more) {
+        const limit = got - 1;
+        const newline = buffer.lastIndexOf(NEWLINE, limit - 1);
+        end = newline !== -1 ? newline + 1 : characterBoundary(buffer, limit);
+        // A limit too small to hold even one character: take one whole character anyway.
+        if (end === 0) end = Math.min(got, characterLength(buffer[0]));
+      }
+      const slice = buffer.subarray(0, end);
+      const lines = countLines(slice);
+      const cutAtLineEnd = end > 0 && slice[end - 1] === NEWLINE;
+      const nextLine = more && cutAtLineEnd && line !== undefined ? line + lines : undefined;
+      return {
+        text: slice.toString('utf8'),
+        lines,
+        truncated: offset > 0 || more,
+        bytesRead: got,
+        ...(more ? { nextByte: offset + end } : {}),
+        ...(nextLine !== undefined ? { nextLine } : {}),
+      };
+    } finally {
+      release();
+    }
+  });
+}
+
+/** Byte offset of the start of line `line` (1-based), scanning forward in bounded chunks. */
+async function findLineStart(handle: FileHandle, line: number, file: string, options: ReadLimitOptions): Promise<number> {
+  if (!Number.isInteger(line) || line < 1) {
+    throw new FsError('INVALID_ARGUMENT', `start_line must be a whole number of 1 or more (got ${line}).`);
+  }
+  if (line === 1) return 0;
+  const maxScanBytes = options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  let position = 0;
+  let newlines = 0;
+  let lineBegin = 0;
+  let lastByte = -1;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    if (position - lineBegin >= maxScanBytes) {
+      throw new FsError(
+        'TOO_LARGE',
+        `Line ${newlines + 1} of ${file} runs on for more than ${formatSize(maxScanBytes)} without a line break, so line ${line} ` +
+          'was not looked for past it. The file is probably not line-oriented text; read it with start_byte, or its end with tail.',
+      );
+    }
+    const length = await readSome(handle, buffer, position);
+    if (length === 0) break;
+    for (let i = buffer.indexOf(NEWLINE); i !== -1 && i < length; i = buffer.indexOf(NEWLINE, i + 1)) {
+      newlines++;
+      lineBegin = position + i + 1;
+      if (newlines === line - 1) return lineBegin;
+    }
+    lastByte = buffer[length - 1];
+    position += length;
+  }
+  const linesInFile = newlines + (position > 0 && lastByte !== NEWLINE ? 1 : 0);
+  throw new FsError('OUT_OF_RANGE', `start_line ${line} is past the end of ${file}, which has ${linesInFile} line${linesInFile === 1 ? '' : 's'}.`);
+}
+
+/** Bytes of the UTF-8 character whose first byte is `lead` (1 for anything that is not a lead byte). */
+function characterLength(lead: number): number {
+  return lead >= 0xf0 && lead <= 0xf7 ? 4 : lead >= 0xe0 ? (lead <= 0xef ? 3 : 1) : lead >= 0xc0 ? 2 : 1;
+}
+
+/** The largest offset <= `limit` that does not split a UTF-8 character of `bytes`. */
+function characterBoundary(bytes: Buffer, limit: number): number {
+  // Back over at most 3 continuation bytes to the lead byte; cut before it unless its character fits.
+  for (let back = 0; back < 4 && limit - back > 0; back++) {
+    const at = limit - back;
+    const byte = bytes[at];
+    if ((byte & 0xc0) !== 0x80) return at;
+  }
+  return limit;
+}
+
+/** Refuses a start_byte inside a multi-byte character (its text would not decode). */
+async function assertCharacterBoundary(handle: FileHandle, offset: number, file: string): Promise<void> {
+  const before = Buffer.alloc(4);
+  const from = Math.max(0, offset - 3);
+  const got = await readExactly(handle, before.subarray(0, offset - from + 1), from);
+  if (got <= offset - from) return; // at or past the end: nothing to split
+  const here = offset - from;
+  if ((before[here] & 0xc0) !== 0x80) return;
+  for (let i = here - 1; i >= 0; i--) {
+    const byte = before[i];
+    if ((byte & 0xc0) === 0x80) continue;
+    if (characterLength(byte) > here - i) {
+      throw new FsError(
+        'INVALID_ARGUMENT',
+        `start_byte ${offset} falls inside a multi-byte character of ${file}. Pass the nextStartByte of an earlier answer, or a start_line.`,
+      );
+    }
+    return;
+  }
+}
+
 /** The whole file, refused with TOO_LARGE (and advice) above `maxBytes`. */
 export async function readWhole(source: TextSource, maxBytes: number = DEFAULT_MAX_TEXT_BYTES): Promise<string> {
   return (await readWholeBytes(source, maxBytes)).toString('utf8');
@@ -283,6 +439,6 @@ function describeRange(start: number, end: number | undefined): string {
 function tooLargeSlice(file: string, what: string, maxBytes: number): FsError {
   return new FsError(
     'TOO_LARGE',
-    `The ${what} of ${file} are more than ${formatSize(maxBytes)} (the lines are very long); ask for fewer lines.`,
+    `The ${what} of ${file} are more than ${formatSize(maxBytes)} (the lines are very long); ask for fewer lines, or read on in parts with start_byte.`,
   );
 }

@@ -166,3 +166,21 @@ describe('unifiedDiffOfRegions', () => {
     expect(diff).toMatch(/^\+b$/m);
   });
 });
+
+describe('a diff of two large different texts (issue 21, item 2)', () => {
+  it('yields to its caller as it goes and ends with a correct patch, however different the texts', () => {
+    // Lines that repeat (long snakes on many diagonals) and differ everywhere: the costliest shape for Myers.
+    const n = 40_000;
+    const before = Array.from({ length: n }, (_, i) => `l${i % 50}\n`).join('');
+    const after = Array.from({ length: n }, (_, i) => `l${(i * 7) % 50}\n`).join('');
+    const steps = unifiedDiffOfRegions(before, after, [{ oldStart: 0, oldEnd: before.length, newStart: 0, newEnd: after.length }], 'x.txt');
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    // One yield per block was all there was: the whole search ran between two of them.
+    expect(yields).toBeGreaterThan(10);
+    const lines = step.value.split('\n').filter((line) => /^[-+ ]/.test(line) && !/^(---|\+\+\+) /.test(line));
+    expect(lines.filter((line) => line[0] !== '+').length).toBe(n);
+    expect(lines.filter((line) => line[0] !== '-').length).toBe(n);
+  });
+});

@@ -94,7 +94,10 @@ export function* unifiedDiffOfRegions(
     oldLines += gap.count;
     newLines += gap.count;
     if (block === undefined) break;
-    const changed = diffLines(splitLines(oldText.slice(block.oldStart, block.oldEnd)), splitLines(newText.slice(block.newStart, block.newEnd)));
+    const changed = yield* diffLinesSteps(
+      splitLines(oldText.slice(block.oldStart, block.oldEnd)),
+      splitLines(newText.slice(block.newStart, block.newEnd)),
+    );
     for (const op of changed) {
       segment!.push(op);
       if (op.kind !== '+') oldLines++;
@@ -165,11 +168,28 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-// Beyond this many differing lines the middle is shown as removed-then-added: still a
-// correct patch, and it bounds the O(D^2) memory of the search.
+// Beyond this many differing lines, or this much work, the middle is shown as
+// removed-then-added: still a correct patch. The distance bounds the O(D^2) memory of the
+// search, the work its O((N+M)D) time, so a diff of two large unrelated texts ends soon.
 const MAX_EDIT_DISTANCE = 2000;
+const MAX_DIFF_WORK = 20_000_000;
+/** Work between yields of the generator form. */
+const DIFF_STEP = 50_000;
 
+/** The line diff of `a` and `b`, run to the end at once (for small inputs). */
 export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
+  const steps = diffLinesSteps(a, b);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The line diff as a generator that yields every so often, so a caller can give the event
+ * loop a turn (and stop, if cancelled) while a large diff is computed.
+ */
+export function* diffLinesSteps(a: readonly string[], b: readonly string[]): Generator<void, DiffOp[]> {
   // Edits are local, so trimming the common ends first leaves Myers a small middle.
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
@@ -183,6 +203,7 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
   }
   const midA = a.slice(prefix, a.length - suffix);
   const midB = b.slice(prefix, b.length - suffix);
+  yield;
 
   // Compare small integers, not strings, in the inner loop.
   const ids = new Map<string, number>();
@@ -192,7 +213,7 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
     return id;
   };
   const middle =
-    myers(Int32Array.from(midA, intern), Int32Array.from(midB, intern), midA, midB) ?? [
+    (yield* myers(Int32Array.from(midA, intern), Int32Array.from(midB, intern), midA, midB)) ?? [
       ...midA.map((line): DiffOp => ({ kind: '-', line })),
       ...midB.map((line): DiffOp => ({ kind: '+', line })),
     ];
@@ -203,7 +224,7 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
   ];
 }
 
-function myers(A: Int32Array, B: Int32Array, linesA: readonly string[], linesB: readonly string[]): DiffOp[] | null {
+function* myers(A: Int32Array, B: Int32Array, linesA: readonly string[], linesB: readonly string[]): Generator<void, DiffOp[] | null> {
   const n = A.length;
   const m = B.length;
   const max = n + m;
@@ -211,17 +232,28 @@ function myers(A: Int32Array, B: Int32Array, linesA: readonly string[], linesB: 
   const v = new Int32Array(2 * max + 3);
   // trace[d] holds v[-d-1 .. d+1] as it was before round d, for the backtrack.
   const trace: Int32Array[] = [];
+  let work = 0;
+  let sinceYield = 0;
   for (let d = 0; d <= Math.min(max, MAX_EDIT_DISTANCE); d++) {
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
+      const startX = x;
       while (x < n && y < m && A[x] === B[y]) {
         x++;
         y++;
       }
       v[offset + k] = x;
       if (x >= n && y >= m) return backtrack(trace, n, m, linesA, linesB);
+      const cost = 1 + x - startX;
+      work += cost;
+      sinceYield += cost;
+    }
+    if (work > MAX_DIFF_WORK) return null;
+    if (sinceYield > DIFF_STEP) {
+      sinceYield = 0;
+      yield;
     }
   }
   return null;
@@ -299,4 +331,19 @@ function hunks(ops: readonly DiffOp[], context: number, oldBase = 0, newBase = 0
 
 function range(start: number, count: number): string {
   return count === 1 ? `${start}` : `${start},${count}`;
+}
+
+/**
+ * A diff cut to at most about `maxBytes` of UTF-8, at a line boundary, with a last line
+ * saying how much was left out and `why` ("the file was written in full", say). The cut
+ * diff is not a complete patch; `cut` says whether it happened.
+ */
+export function shortenDiff(diff: string, maxBytes: number, why: string): { diff: string; cut: boolean } {
+  if (diff.length * 3 <= maxBytes || Buffer.byteLength(diff) <= maxBytes) return { diff, cut: false };
+  const bytes = Buffer.from(diff, 'utf8');
+  const newline = bytes.lastIndexOf(0x0a, Math.max(0, maxBytes - 1));
+  // Cut at a line end, and so never inside a multi-byte character.
+  const kept = bytes.subarray(0, newline === -1 ? 0 : newline + 1).toString('utf8');
+  const omitted = bytes.length - (newline + 1);
+  return { diff: `${kept}... [diff cut here: ${omitted} more bytes not shown; ${why}]\n`, cut: true };
 }

@@ -7,6 +7,7 @@ import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
 import { pathFlavor } from '../lib/path-flavor.js';
 import { FsError } from '../lib/errors.js';
 import { displayName } from '../lib/display-name.js';
+import { ASK_AGAIN, MAX_ASKS, askUser, changedWhileAsked, describeEntry, lstatEntry, sameEntry } from './confirm-replace.js';
 
 export const copyFile = defineTool({
   name: 'copy_file',
@@ -26,22 +27,30 @@ export const copyFile = defineTool({
   async handler({ source, destination }, ctx) {
     const { entry, real } = await resolveEntry(ctx.policy, source);
     const target = renameTarget(entry, await ctx.policy.resolveWritable(destination), pathOfFileUri(destination) ?? destination, pathFlavor());
-    return ctx.locks.run(target, async () => {
-      // Asked before anything else: "Replace new.txt with a copy of new.txt?" would make no sense.
-      if (target === entry || (await isSameEntry(entry, target))) {
-        throw new FsError('INVALID_ARGUMENT', `${destination} is ${entry} itself${target === entry ? '' : ' (this filesystem does not tell names apart by case)'}. Give the copy another name.`);
-      }
-      const existing = await lstat(target).catch(() => undefined);
-      if (existing && (existing.isDirectory() || !(await ctx.confirm(`Replace ${target} with a copy of ${entry}?`, { whenUnavailable: false })))) {
-        return ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
-      }
-      const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
-      const confine = ctx.policy.contains;
-      // A file is copied from what the policy resolved (a symlink's checked target), opened and checked again.
-      if (type === 'directory') await copyDirectory(entry, target, { confine });
-      else await copy(real, target, { overwrite: Boolean(existing), confine });
-      ctx.notifyResourceListChanged();
-      return ctx.result({ source: entry, destination: target, type, replaced: Boolean(existing) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
-    });
+    // Refused before anything is asked: "Replace new.txt with a copy of new.txt?" would make no sense.
+    if (target === entry || (await isSameEntry(entry, target))) {
+      throw new FsError('INVALID_ARGUMENT', `${destination} is ${entry} itself${target === entry ? '' : ' (this filesystem does not tell names apart by case)'}. Give the copy another name.`);
+    }
+    const exists = () => ctx.error(`${destination} already exists. Choose another destination, or remove it first.`);
+    for (let round = 1; ; round++) {
+      // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
+      const seen = await lstatEntry(target);
+      if (seen?.isDirectory()) return exists();
+      const answer = seen ? await askUser(ctx, `Replace ${target} (${describeEntry(seen)}) with a copy of ${entry}?`) : undefined;
+      if (answer === 'no' || answer === 'unavailable') return exists();
+      const outcome = await ctx.locks.run(target, async () => {
+        const now = await lstatEntry(target);
+        if (seen && !sameEntry(seen, now)) return ctx.error(changedWhileAsked(destination));
+        if (now && !seen) return round < MAX_ASKS ? ASK_AGAIN : exists();
+        const type = (await lstat(entry)).isDirectory() ? 'directory' : 'file';
+        const confine = ctx.policy.contains;
+        // A file is copied from what the policy resolved (a symlink's checked target), opened and checked again.
+        if (type === 'directory') await copyDirectory(entry, target, { confine });
+        else await copy(real, target, { overwrite: Boolean(now), confine });
+        ctx.notifyResourceListChanged();
+        return ctx.result({ source: entry, destination: target, type, replaced: Boolean(now) }, type === 'file' ? [ctx.link(fileUri(target))] : []);
+      });
+      if (outcome !== ASK_AGAIN) return outcome;
+    }
   },
 });

@@ -4,6 +4,14 @@ import { applyEditsToBytes } from '../lib/edit.js';
 import { readWholeBytes } from '../lib/read-text.js';
 import { identityOf, writeFileAtomic } from '../lib/atomic-write.js';
 import { fileUri } from '../lib/file-uri.js';
+import { shortenDiff } from '../lib/unified-diff.js';
+
+/**
+ * Most bytes of diff one answer carries (it travels twice: structuredContent and the
+ * text). A longer one is cut, so that an edit that was written never answers with an
+ * error: an error means nothing changed, and a retry would then match nothing.
+ */
+export const MAX_DIFF_BYTES = 2 * 1024 * 1024;
 
 export const editFile = defineTool({
   name: 'edit_file',
@@ -27,6 +35,10 @@ export const editFile = defineTool({
   output: z.object({
     path: z.string(),
     diff: z.string().describe('Unified diff of the change'),
+    diffTruncated: z
+      .boolean()
+      .optional()
+      .describe('Set when the diff was too long for one answer and was cut; the edit itself was applied in full (unless dryRun)'),
     dryRun: z.boolean(),
     edits: z.array(z.object({ line: z.number().int(), match: z.enum(['exact', 'whitespace']) })),
   }),
@@ -45,25 +57,56 @@ export const editFile = defineTool({
       const { handle, real: file } = await ctx.policy.openFile(checked);
       let original: Buffer;
       let read;
+      // The file's bytes, and the edited copy, count against the server's budget of bytes
+      // in flight while the edit is worked out (released before the answer is built).
+      let release: () => void = () => undefined;
+      let result;
       try {
-        read = identityOf(await handle.stat({ bigint: true }));
-        original = await readWholeBytes({ handle, label: path }, ctx.maxReadBytes);
+        try {
+          const stats = await handle.stat({ bigint: true });
+          read = identityOf(stats);
+          release = await ctx.readBudget.reserve(2 * Math.min(Number(stats.size), ctx.maxReadBytes));
+          original = await readWholeBytes({ handle, label: path }, ctx.maxReadBytes);
+        } finally {
+          await handle.close();
+        }
+        result = await applyEditsToBytes(original, edits, {
+          path,
+          signal: ctx.signal,
+          onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
+        });
       } finally {
-        await handle.close();
+        release();
       }
-      const result = await applyEditsToBytes(original, edits, {
-        path,
-        signal: ctx.signal,
-        onProgress: (done, total) => void ctx.progress(done, total, 'applying edits'),
-      });
+      // Sized before anything is written: the answer to a written edit must fit.
+      const shown = fitDiff(
+        result.diff,
+        dryRun ? 'nothing was written; the whole change is as asked' : 'the file was written in full: read it to see the rest',
+      );
       if (!dryRun && result.changed) {
         // Refused (CONFLICT) if another process changed the file since it was read.
         await writeFileAtomic(file, result.content, { confine: ctx.policy.contains, expect: read });
-        ctx.recentEdits.add(file, result.diff);
+        ctx.recentEdits.add(file, shown.diff);
       }
-      return ctx.result({ path: file, diff: result.diff, dryRun, edits: result.applied }, [
+      const cut = shown.cut ? { diffTruncated: true } : {};
+      return ctx.result({ path: file, diff: shown.diff, ...cut, dryRun, edits: result.applied }, [
         ctx.link(fileUri(file), { mimeType: 'text/plain' }),
       ]);
     });
   },
 });
+
+/**
+ * The diff cut to MAX_DIFF_BYTES, and further if JSON escapes would make it travel larger
+ * than that by half (control characters take 6 bytes each in JSON), so that the answer,
+ * which carries it twice, stays well inside the result budget.
+ */
+function fitDiff(diff: string, why: string): { diff: string; cut: boolean } {
+  let max = MAX_DIFF_BYTES;
+  for (;;) {
+    const shown = shortenDiff(diff, max, why);
+    const json = Buffer.byteLength(JSON.stringify(shown.diff));
+    if (json <= MAX_DIFF_BYTES * 1.5 || max < 1024) return shown;
+    max = Math.floor((max * MAX_DIFF_BYTES) / json);
+  }
+}

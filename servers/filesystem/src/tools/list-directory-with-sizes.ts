@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { compareNames } from '../lib/walk.js';
-import { listDirectory, type DirectoryEntry } from '../lib/list-directory.js';
+import { listDirectory, type DirectoryEntry, type DirectoryListing } from '../lib/list-directory.js';
 import { formatSize } from '../lib/format-size.js';
 import { displayName } from '../lib/display-name.js';
 
@@ -42,53 +42,117 @@ export const listDirectoryWithSizes = defineTool({
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(dir);
-    const listing = await listDirectory(dir, {
-      withSizes: true,
-      sortBy: args.sortBy,
-      respectGitignore: args.respect_gitignore,
-      gitignoreBoundary: boundary,
-      signal: ctx.signal,
-      // As get_file_info reports it: the target's size, when the target is allowed.
-      symlinkSize: async (link) => {
-        const target = await stat(await ctx.policy.resolveReadable(link));
-        return target.isDirectory() ? 0 : target.size;
-      },
-    });
-    // Sizes sort first when sorting by size; the key resumes after the last entry shown,
-    // even if entries came or went between pages.
+    const owner = ctx.sessionId ?? '';
     const bySize = args.sortBy === 'size';
-    const keyOf = (e: DirectoryEntry) => (bySize ? JSON.stringify([e.size ?? -1, e.name]) : e.name);
-    const position = (key: string): [number, string] => {
-      if (!bySize) return [0, key];
-      try {
-        const [size, name] = JSON.parse(key) as unknown[];
-        if (typeof size === 'number' && typeof name === 'string') return [size, name];
-      } catch {
-        // a cursor from a listing by name: resume by name
-      }
-      return [Infinity, key];
-    };
-    const isAfter = (e: DirectoryEntry, [size, name]: [number, string]) => {
-      const s = bySize ? (e.size ?? -1) : 0;
-      return s < size || (s === size && compareNames(e.name, name) > 0);
-    };
-    const from = (after: string | undefined) => {
-      if (after === undefined) return listing.entries;
-      const at = position(after);
-      return listing.entries.filter((e) => isAfter(e, at));
-    };
-    const page = await ctx.page(from, {
-      cursor: args.cursor,
-      keyOf,
-    });
-    return ctx.result({
-      path: dir,
-      entries: page.items.map((e) => ({ name: e.name, type: e.type, size: e.size ?? 0 })),
+    const totalsOf = (listing: DirectoryListing): Totals => ({
+      dir,
+      sortBy: args.sortBy,
+      respect: args.respect_gitignore,
       totalFiles: listing.totalFiles,
       totalDirectories: listing.totalDirectories,
       totalSize: listing.totalSize ?? 0,
       ignored: listing.ignored,
+    });
+    const list = async () =>
+      listDirectory(dir, {
+        withSizes: true,
+        sortBy: args.sortBy,
+        respectGitignore: args.respect_gitignore,
+        gitignoreBoundary: boundary,
+        signal: ctx.signal,
+        // As get_file_info reports it: the target's size, when the target is allowed.
+        symlinkSize: async (link) => {
+          const target = await stat(await ctx.policy.resolveReadable(link));
+          return target.isDirectory() ? 0 : target.size;
+        },
+      });
+    // The first page lists (and stats) the whole directory once and keeps the listing on
+    // the server for the pages after it, which then cost their own size. A cursor names
+    // its snapshot and position, and also the last entry shown, so that when the snapshot
+    // is gone (expired, evicted) the directory is listed again and resumes after it.
+    let totals: Totals | undefined;
+    let snapshotId: string | undefined;
+    const from = async function* (after: string | undefined): AsyncGenerator<Item> {
+      const position = after === undefined ? undefined : parsePosition(after, bySize);
+      const kept = position?.snapshot === undefined ? undefined : ctx.listings.get(owner, position.snapshot);
+      const extra = kept?.extra as Totals | undefined;
+      let entries: readonly Entry[];
+      let start = 0;
+      if (kept && extra && extra.dir === dir && extra.sortBy === args.sortBy && extra.respect === args.respect_gitignore && (kept.items as readonly Entry[])[position!.index!]?.name === position!.name) {
+        entries = kept.items as readonly Entry[];
+        totals = extra;
+        snapshotId = position!.snapshot;
+        start = position!.index! + 1;
+      } else {
+        const listing = await list();
+        entries = listing.entries.map((e) => ({ name: e.name, type: e.type, size: e.size ?? 0, sortSize: e.size ?? -1 }));
+        totals = totalsOf(listing);
+        // A listing that fits one page needs no snapshot (and must not push out one being paged).
+        snapshotId = entries.length > ctx.pageSize ? ctx.listings.put(owner, entries, totals) : undefined;
+        if (position !== undefined) {
+          const isAfter = (e: Entry) => e.sortSize < position.size || (e.sortSize === position.size && compareNames(e.name, position.name) > 0);
+          start = entries.findIndex(bySize ? isAfter : (e) => compareNames(e.name, position.name) > 0);
+          if (start === -1) start = entries.length;
+        }
+      }
+      for (let index = start; index < entries.length; index++) yield { entry: entries[index], index, snapshot: snapshotId };
+    };
+    const page = await ctx.page(from, { cursor: args.cursor, keyOf: keyOfItem });
+    // The last page: the snapshot has served its purpose.
+    if (!page.nextCursor && snapshotId !== undefined) ctx.listings.delete(snapshotId);
+    const { totalFiles, totalDirectories, totalSize, ignored } = totals!;
+    return ctx.result({
+      path: dir,
+      entries: page.items.map(({ entry }) => ({ name: entry.name, type: entry.type, size: entry.size })),
+      totalFiles,
+      totalDirectories,
+      totalSize,
+      ignored,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     });
   },
 });
+
+interface Entry {
+  name: string;
+  type: DirectoryEntry['type'];
+  size: number;
+  /** The size the order uses: -1 when unknown (an entry that vanished before its lstat). */
+  sortSize: number;
+}
+
+interface Item {
+  entry: Entry;
+  index: number;
+  snapshot: string | undefined;
+}
+
+interface Totals {
+  dir: string;
+  sortBy: 'name' | 'size';
+  respect: boolean;
+  totalFiles: number;
+  totalDirectories: number;
+  totalSize: number;
+  ignored: number;
+}
+
+/** Where a page ends: the snapshot and index, and the entry itself (to resume without the snapshot). */
+function keyOfItem({ entry, index, snapshot }: Item): string {
+  return JSON.stringify({ s: snapshot, i: index, n: entry.name, z: entry.sortSize });
+}
+
+function parsePosition(key: string, bySize: boolean): { snapshot?: string; index?: number; name: string; size: number } {
+  try {
+    const parsed = JSON.parse(key) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const { s, i, n, z } = parsed as Record<string, unknown>;
+      if (typeof n === 'string' && typeof z === 'number') {
+        return { name: n, size: bySize ? z : 0, ...(typeof s === 'string' && typeof i === 'number' && Number.isInteger(i) && i >= 0 ? { snapshot: s, index: i } : {}) };
+      }
+    }
+  } catch {
+    // not one of ours: resume by name
+  }
+  return { name: key, size: bySize ? Infinity : 0 };
+}

@@ -34,7 +34,13 @@ export const readMediaFile = defineTool({
       if (size > limit) {
         throw new FsError('TOO_LARGE', `${path} is ${formatSize(size)}, above the ${formatSize(limit)} limit for media reads.`);
       }
-      bytes = await handle.readFile();
+      // Counted against the server's budget of reads in flight (the base64 text is a third more).
+      const release = await ctx.readBudget.reserve(size);
+      try {
+        bytes = await handle.readFile();
+      } finally {
+        release();
+      }
     } finally {
       await handle.close();
     }

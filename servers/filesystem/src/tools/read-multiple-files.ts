@@ -82,8 +82,15 @@ export const readMultipleFiles = defineTool({
       const file = files[i];
       if (file === undefined) return;
       try {
-        // The size may have grown since it was checked; a little slack, no more.
-        entries[i].content = await readWhole(file, Math.min(ctx.maxReadBytes, sizes[i] + 64 * 1024));
+        // The size may have grown since it was checked; a little slack, no more. The bytes
+        // count against the server's budget of reads in flight, shared by every session.
+        const max = Math.min(ctx.maxReadBytes, sizes[i] + 64 * 1024);
+        const release = await ctx.readBudget.reserve(max);
+        try {
+          entries[i].content = await readWhole(file, max);
+        } finally {
+          release();
+        }
         links.push(ctx.link(fileUri(file), { mimeType: 'text/plain' }));
       } catch (error) {
         fail(i, error);

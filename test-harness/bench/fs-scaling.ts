@@ -1,0 +1,127 @@
+// Scaling rows of our filesystem server (issue 21): work that must grow with its input,
+// not with its square. Each row compares ours with ours at another size (or another
+// page), in the same server process, turn by turn, so machine load hits both alike.
+//  - edit_file with an ambiguous oldText: a file of 2N identical lines, oldText N of them;
+//    time(2N) / time(N) should be close to 2 (it was close to 4: quadratic).
+//  - list_directory_with_sizes on a directory of 20,000 files: a page after the first
+//    against the first page (which lists and stats the whole directory); should be small.
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { figure, type RowInput } from './report.js';
+import { start, type ServerSpec } from './servers.js';
+import { failed, median, sample, type Sample } from './stats.js';
+import { cacheRoot } from './tree.js';
+
+const FLAT_FILES = 20_000;
+/** Lines of oldText at N; the file has 2N, each "x\n" (so N = 256k lines is a 1 MB file). */
+const EDIT_N = 256 * 1024;
+
+export interface FsScaling {
+  rows: RowInput[];
+  details: Record<string, Sample>;
+}
+
+async function ensureFlatDir(): Promise<string> {
+  const dir = join(cacheRoot(), `flat-${FLAT_FILES}-v1`);
+  if (existsSync(join(dir, 'done'))) return dir;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(join(dir, 'files'), { recursive: true });
+  for (let i = 0; i < FLAT_FILES; i += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, FLAT_FILES - i) }, (_, j) =>
+        writeFile(join(dir, 'files', `file-${String(i + j).padStart(6, '0')}.txt`), 'z'.repeat((i + j) % 997)),
+      ),
+    );
+  }
+  if ((await readdir(join(dir, 'files'))).length !== FLAT_FILES) throw new Error('flat directory incomplete');
+  await writeFile(join(dir, 'done'), '');
+  return dir;
+}
+
+async function ensureEditFiles(): Promise<{ dir: string; n: string; twoN: string }> {
+  const dir = join(cacheRoot(), 'edit-scaling-v1');
+  await mkdir(dir, { recursive: true });
+  const n = join(dir, 'n.txt');
+  const twoN = join(dir, '2n.txt');
+  if (!existsSync(n)) await writeFile(n, 'x\n'.repeat(2 * EDIT_N));
+  if (!existsSync(twoN)) await writeFile(twoN, 'x\n'.repeat(4 * EDIT_N));
+  return { dir, n, twoN };
+}
+
+export async function measureFsScaling(options: { filesystem: ServerSpec; runs: number; log: (line: string) => void }): Promise<FsScaling> {
+  const { filesystem, runs, log } = options;
+  const unavailable = filesystem.entry ? undefined : failed(filesystem.missing ?? 'not built');
+  const details: Record<string, Sample> = {};
+  if (unavailable) {
+    for (const key of ['editN', 'edit2N', 'pageFirst', 'pageLater']) details[key] = unavailable;
+  } else {
+    log('edit_file with an ambiguous oldText at N and 2N; list_directory_with_sizes pages of 20,000 files...');
+    const edit = await ensureEditFiles();
+    const flat = await ensureFlatDir();
+    const server = start({ spec: filesystem, args: [edit.dir, flat] });
+    try {
+      await server.initialize();
+      // An ambiguous edit is an isError answer ("matches N places"): time the request, check the answer.
+      const ambiguous = async (file: string, lines: number) => {
+        const reply = await server.request('tools/call', { name: 'edit_file', arguments: { path: file, edits: [{ oldText: 'x\n'.repeat(lines), newText: 'y\n' }] } }, 600_000);
+        const text = JSON.stringify(reply.result ?? reply.error);
+        if (!text.includes(`matches ${lines + 1} places`)) throw new Error(`edit_file did not refuse as ambiguous: ${text.slice(0, 200)}`);
+        return reply.ms;
+      };
+      await ambiguous(edit.n, EDIT_N); // warm-up
+      const atN: number[] = [];
+      const at2N: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        atN.push(await ambiguous(edit.n, EDIT_N));
+        at2N.push(await ambiguous(edit.twoN, 2 * EDIT_N));
+      }
+      details.editN = sample(atN);
+      details.edit2N = sample(at2N);
+
+      // Paging: every run lists the directory from its first page and then pages 2-11.
+      const path = join(flat, 'files');
+      const first: number[] = [];
+      const later: number[] = [];
+      for (let run = 0; run < runs + 1; run++) {
+        const page1 = await server.callTool('list_directory_with_sizes', { path }, 600_000);
+        let cursor = page1.tool.structuredContent?.nextCursor as string | undefined;
+        const pages: number[] = [];
+        for (let p = 0; p < 10 && cursor; p++) {
+          const next = await server.callTool('list_directory_with_sizes', { path, cursor }, 600_000);
+          pages.push(next.ms);
+          cursor = next.tool.structuredContent?.nextCursor as string | undefined;
+        }
+        if (run === 0) continue; // warm-up
+        first.push(page1.ms);
+        later.push(median(pages));
+      }
+      details.pageFirst = sample(first);
+      details.pageLater = sample(later);
+    } catch (error) {
+      for (const key of ['editN', 'edit2N', 'pageFirst', 'pageLater']) details[key] ??= failed(error);
+    } finally {
+      await server.close();
+    }
+  }
+  const rows: RowInput[] = [
+    {
+      measurement: `edit_file, ambiguous oldText: 2N vs N identical lines (N = ${EDIT_N / 1024}k, a ${(2 * EDIT_N * 2) / (1024 * 1024)} MB file)`,
+      unit: 'ms',
+      ours: figure(details.edit2N),
+      baseline: figure(details.editN),
+      baselineLabel: 'ours at N',
+      // Linear work doubles; quadratic work quadruples.
+      target: { kind: 'ratio', max: 2.5 },
+    },
+    {
+      measurement: `list_directory_with_sizes, a page after the first vs the first (${FLAT_FILES / 1000}k files)`,
+      unit: 'ms',
+      ours: figure(details.pageLater),
+      baseline: figure(details.pageFirst),
+      baselineLabel: 'first page',
+      target: { kind: 'ratio', max: 0.2 },
+    },
+  ];
+  return { rows, details };
+}
