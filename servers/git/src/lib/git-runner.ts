@@ -78,16 +78,15 @@ export function driverOverrides(configNames: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const raw of configNames) {
-    const name = raw.toLowerCase();
-    const match = /^(filter|diff|merge)\.(.+)\.([a-z]+)$/.exec(name);
+    // Config names are case-insensitive in section and key, case-sensitive in the subsection:
+    // `filter.x` and `filter.X` are two drivers, each blanked as written.
+    const match = /^(filter|diff|merge)\.(.+)\.([a-z]+)$/i.exec(raw);
     if (!match) continue;
-    const [, section, driver] = match;
-    const key = `${section}.${driver}`;
+    const section = match[1].toLowerCase();
+    const sub = match[2];
+    const key = `${section}.${sub}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    // Config names are case-insensitive in section and key, case-sensitive in the subsection:
-    // take the subsection as written.
-    const sub = raw.slice(section.length + 1, raw.length - match[3].length - 1);
     if (section === 'filter') out.push('-c', `filter.${sub}.clean=`, '-c', `filter.${sub}.smudge=`, '-c', `filter.${sub}.process=`, '-c', `filter.${sub}.required=false`);
     else if (section === 'diff') out.push('-c', `diff.${sub}.textconv=`, '-c', `diff.${sub}.command=`);
     else out.push('-c', `merge.${sub}.driver=false`);
@@ -117,6 +116,10 @@ export function gitEnv(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, extra: R
     GIT_OPTIONAL_LOCKS: '0',
     GIT_PROTOCOL_FROM_USER: '0',
     GIT_NO_REPLACE_OBJECTS: '1',
+    // Set (even empty), it stops git reading core.gitProxy from config: that key is
+    // multi-valued and the first match wins, so `-c core.gitProxy=` cannot override the
+    // repository's value for a git:// remote.
+    GIT_PROXY_COMMAND: '',
     LC_ALL: 'C',
     LANG: 'C',
   });
@@ -276,6 +279,15 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let failed: Error | undefined;
+    // First: a spawn that failed (EMFILE, ENOENT) emits 'error' and has no pipes.
+    child.on('error', (error) => {
+      failed = error;
+    });
+    if (!child.stdout || !child.stderr) {
+      child.once('error', (error) => reject(new GitError(`Could not start git: ${error.message}. Try again; if it persists, the server is out of file descriptors.`)));
+      return;
+    }
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stderr = '';
@@ -302,10 +314,6 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
-    let failed: Error | undefined;
-    child.on('error', (error) => {
-      failed = error;
-    });
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -319,8 +327,28 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
   });
 }
 
+/**
+ * git messages that quote a line of a file git read (a symlinked `shallow` or
+ * `MERGE_HEAD` can be any file on the machine): the quoted part is withheld. The
+ * repository check refuses such links first; this keeps the text safe if one slips by.
+ */
+const QUOTES_FILE_CONTENT: readonly RegExp[] = [
+  /(bad shallow line:?\s*).*/gi,
+  /(Corrupt MERGE_HEAD file \().*(\))/g,
+  /(bad graft data:?\s*).*/gi,
+  /(bad graft parent:?\s*).*/gi,
+  /(bad (?:object|ref|revision) (?:in|for) (?:MERGE_HEAD|ORIG_HEAD|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD)[^:]*:?\s*).*/gi,
+  /(could not parse (?:MERGE_HEAD|ORIG_HEAD|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD)[^:]*:?\s*).*/gi,
+];
+
+/** git's stderr with the content of files it quoted withheld (see QUOTES_FILE_CONTENT). */
+export function withholdFileContent(stderr: string): string {
+  return QUOTES_FILE_CONTENT.reduce((text, pattern) => text.replace(pattern, (_m, before: string, after?: string) => `${before}[file content withheld]${typeof after === 'string' ? after : ''}`), stderr);
+}
+
 /** git's complaint, with the one failure that needs a human named plainly. */
-export function describeFailure(stderr: string, args: readonly string[]): string {
+export function describeFailure(rawStderr: string, args: readonly string[]): string {
+  const stderr = withholdFileContent(rawStderr);
   const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git ${args[0] ?? ''} failed`;
   const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
   if (lock) {

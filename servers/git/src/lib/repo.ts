@@ -2,6 +2,7 @@ import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { isWithinPath } from '@mcp-reference/shared';
+import { metadataOutside } from './metadata-guard.js';
 
 /** A repository this server may work in, with everything resolved to real paths. */
 export interface Repo {
@@ -108,5 +109,7 @@ export async function resolveRepo(requested: string, areas: readonly string[]): 
   if (!(await stat(path.join(gitDir, 'HEAD')).then(() => true, () => false))) {
     throw new AccessError(`${gitDir} is not a git directory (no HEAD).`);
   }
+  const escape = await metadataOutside([gitDir, commonDir], path.join(commonDir, 'objects'), inside);
+  if (escape) throw new AccessError(escape);
   return { root, gitDir, commonDir, id: repoId(root) };
 }

@@ -1,0 +1,83 @@
+import { readdir, readFile, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/** git follows chains of alternates this deep (transport.c: 5). */
+const MAX_ALTERNATE_DEPTH = 5;
+
+/** The real path a symbolic link leads to, or where it would lead if its target does not exist yet. */
+async function linkTarget(link: string): Promise<string> {
+  return realpath(link).catch(async () => path.resolve(path.dirname(link), await readlink(link)));
+}
+
+/**
+ * Every symbolic link under a git directory must stay inside `inside`: git reads a
+ * symlinked ref, `shallow`, `MERGE_HEAD`, `info/grafts` or object through the link, and
+ * its answers (an object's content, an error quoting the first line of the file) would
+ * carry a file of another place to the client.
+ */
+async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean): Promise<string | undefined> {
+  const pending = [gitDir];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isSymbolicLink()) {
+        const target = await linkTarget(full).catch(() => full);
+        if (!inside(target)) {
+          return `${full} is a symbolic link to ${target}, outside the allowed repositories; refusing to use this repository.`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The object directories an `objects/info/alternates` file lends to git (relative lines are relative to `objects`). */
+async function alternatesOf(objects: string): Promise<string[]> {
+  const text = await readFile(path.join(objects, 'info', 'alternates'), 'utf8').catch(() => '');
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    // A quoted line is C-quoted (git's unquote_c_style); JSON reads the same escapes git writes.
+    let entry = line;
+    if (line.startsWith('"')) entry = (() => { try { return JSON.parse(line) as string; } catch { return line; } })();
+    out.push(path.resolve(objects, entry));
+  }
+  return out;
+}
+
+/**
+ * Why a repository is refused, or undefined: a repository whose metadata reaches outside the allowed repositories: a
+ * symbolic link in its git directory that leads out, or an `objects/info/alternates`
+ * (followed as git follows it) naming an object store elsewhere, which would let refs
+ * of this repository read another's objects. Checked at every call: a write (a reset,
+ * a checkout, another process) can change any of it.
+ */
+export async function metadataOutside(gitDirs: readonly string[], objects: string, inside: (p: string) => boolean): Promise<string | undefined> {
+  for (const dir of new Set(gitDirs)) {
+    const reason = await linkLeavingArea(dir, inside);
+    if (reason) return reason;
+  }
+  const seen = new Set<string>();
+  let level = [objects];
+  for (let depth = 0; depth <= MAX_ALTERNATE_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const store of level) {
+      for (const alternate of await alternatesOf(store)) {
+        const real = await realpath(alternate).catch(() => alternate);
+        if (!inside(real)) {
+          return `${path.join(store, 'info', 'alternates')} lends objects from ${alternate}, outside the allowed repositories; refusing to use this repository.`;
+        }
+        if (!seen.has(real)) {
+          seen.add(real);
+          next.push(real);
+        }
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
