@@ -21,6 +21,9 @@ async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean): 
     const dir = pending.pop() as string;
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
+      // Hooks never run here, and git itself never reads .git/lfs: a shared hooks
+      // directory or LFS store linked from elsewhere is no way out.
+      if (dir === gitDir && (entry.name === 'hooks' || entry.name === 'lfs')) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) pending.push(full);
       else if (entry.isSymbolicLink()) {

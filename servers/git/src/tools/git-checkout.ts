@@ -32,7 +32,7 @@ export const gitCheckout = defineTool({
           return ctx.error('The user declined; the branch was not switched.');
         }
       }
-      await git(ctx, repo, ['switch', '--no-guess', ...(force ? ['--discard-changes'] : []), '--end-of-options', branch_name]);
+      await git(ctx, repo, ['switch', '--quiet', '--no-guess', ...(force ? ['--discard-changes'] : []), '--end-of-options', branch_name]);
       const commit = (await git(ctx, repo, ['rev-parse', 'HEAD'])).stdout.toString().trim();
       return ctx.result({ repository: repo.root, branch: branch_name, commit, discarded }, [branchLink(ctx, repo, branch_name)]);
     });
