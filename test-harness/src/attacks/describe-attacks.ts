@@ -49,6 +49,8 @@ export function describeAttack<F>(attack: AttackClass<F>): void {
     });
     beforeEach(async () => {
       await attack.reset?.(fixture);
+      // Each case proves itself: what an earlier one left does not fail it.
+      await marker.clear();
     });
     if (attack.control) {
       it('control: without the server, the attack works', async () => {
