@@ -7,8 +7,9 @@ import { mkdir, readdir, rm, symlink, utimes, writeFile, chmod } from 'node:fs/p
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { describeAttack, expectMarker, makeGitRepo, makeTempTree, type GitRepo, type Marker, type TempTree } from '@mcp-reference/test-harness';
-import { open, sampleRepo, textOf, type Session } from './test-support.js';
+import { existsSync } from 'node:fs';
+import { connectStdio, describeAttack, expectMarker, makeGitRepo, makeTempTree, type GitRepo, type Marker, type TempTree } from '@mcp-reference/test-harness';
+import { bin, open, sampleRepo, textOf, type Session } from './test-support.js';
 
 const exec = promisify(execFile);
 
@@ -384,4 +385,29 @@ describe('the process and its descriptors', () => {
       await repo.cleanup();
     }
   }, 120_000);
+
+  const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((file) => existsSync(file));
+  it.runIf(process.platform === 'linux' && prlimit !== undefined && existsSync(bin))(
+    'out of file descriptors, a spawn that fails is an error answer and the server keeps serving (needs a build)',
+    async () => {
+      const repo = await sampleRepo();
+      // A descriptor limit just above what the server needs to start: concurrent calls run out.
+      const c = await connectStdio(prlimit!, ['--nofile=48:48', process.execPath, bin, '--repository', repo.root]);
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => c.client.callTool({ name: ['git_status', 'git_log', 'git_file_at_ref'][i % 3], arguments: { repo_path: repo.root, path: 'README.md' } })),
+        );
+        const failed = results.filter((r) => r.isError).map((r) => textOf(r as never));
+        expect(failed.length, 'no spawn failed: the limit did not bite, so this proves nothing').toBeGreaterThan(0);
+        for (const text of failed) expect(text).toMatch(/Could not start git|out of file descriptors/);
+        // Still alive, and serving once descriptors are free again.
+        const after = await c.client.callTool({ name: 'git_status', arguments: { repo_path: repo.root } });
+        expect(after.isError, textOf(after as never)).toBeFalsy();
+      } finally {
+        await c.close();
+        await repo.cleanup();
+      }
+    },
+    60_000,
+  );
 });

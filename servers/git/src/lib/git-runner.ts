@@ -1,19 +1,16 @@
 import { spawn } from 'node:child_process';
-import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 
 /*
- * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
- * whole) go through simple-git (`runGit`). Three kinds stay on a plain `spawn`:
- * - the persistent `git cat-file --batch-command` process (cat-file.ts) and the paused
- *   `git log` record streams behind git_log's cursors (record-stream.ts): they are written
- *   to and read a piece at a time for as long as they live; simple-git runs a command to
- *   exit and hands back its whole output;
- * - `git grep` (`direct: true`): its pattern is the value of `-e` and may start with "-";
- *   simple-git's argument scanner cannot tell a value from an option and would refuse a
- *   search for "--template".
- * Both paths run the same command line (`--no-pager`, SAFE_CONFIG, the driver overrides),
- * with the same environment (gitEnv), and never through a shell.
+ * How git is run: always Node's `spawn`, with an argument array and never a shell, the
+ * same command line (`--no-pager`, SAFE_CONFIG, the driver overrides) and the same
+ * environment (gitEnv). One-shot commands (a diff, a status, a commit) run to exit with
+ * `runGit`; the persistent `git cat-file --batch-command` (cat-file.ts) and the paused
+ * `git log` behind git_log's cursors (record-stream.ts) are read a piece at a time.
+ * Every child has an 'error' listener before anything else touches it: a spawn that
+ * fails (EMFILE when descriptors run out, ENOENT) is an error answer, never a crash.
+ * (simple-git, used before, reads the pipes of a child that failed to spawn and leaves
+ * its 'error' unheard, which ended the server.)
  */
 
 /**
@@ -144,8 +141,6 @@ export interface RunOptions {
   onData?: (bytes: number) => void;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
-  /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
-  direct?: boolean;
 }
 
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
@@ -163,97 +158,17 @@ export interface RunResult {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/**
- * simple-git's own guard (blockUnsafeOperationsPlugin) refuses `-c` settings and
- * variables that name programs, whatever their value. Ours switch programs OFF
- * (SAFE_CONFIG, gitEnv, driverOverrides), or name the user's own from trusted config
- * (remote.ts: core.sshCommand, credential.helper, protocol.<x>.allow, the
- * upload-pack/receive-pack pinned to git's own), so those categories are allowed. Client
- * input never reaches these places: validate.ts, `--end-of-options` and `--` keep it out
- * of git's options. Left on: alias, template directory, config from the environment.
- */
-const OUR_OWN_SETTINGS: SimpleGitOptions['unsafe'] = {
-  allowUnsafeAskPass: true, // core.askPass=, GIT_ASKPASS=, SSH_ASKPASS=
-  allowUnsafeEditor: true, // core.editor=false, sequence.editor=false, GIT_EDITOR, the caller's EDITOR
-  allowUnsafePager: true, // core.pager=cat, GIT_PAGER, PAGER
-  allowUnsafeFsMonitor: true, // core.fsmonitor=false
-  allowUnsafeGitProxy: true, // core.gitProxy=
-  allowUnsafeHooksPath: true, // core.hooksPath=/dev/null
-  allowUnsafeSshCommand: true, // core.sshCommand=false, or the user's own for a checked remote
-  allowUnsafeCredentialHelper: true, // credential.helper=, or the user's own
-  allowUnsafeDiffExternal: true, // diff.external=, diff.<driver>.command=
-  allowUnsafeDiffTextConv: true, // diff.<driver>.textconv=
-  allowUnsafeFilter: true, // filter.<driver>.clean= / smudge=
-  allowUnsafeMergeDriver: true, // merge.<driver>.driver=false
-  allowUnsafeGpgProgram: true, // gpg.program=false and friends
-  allowUnsafeProtocolOverride: true, // protocol.allow=never, protocol.<checked>.allow=always
-  allowUnsafePack: true, // --upload-pack=git-upload-pack, --receive-pack=git-receive-pack
-  allowUnsafeConfigPaths: true, // the caller's PREFIX (gitEnv already drops GIT_CONFIG*, GIT_EXEC_PATH)
-};
-
 type Stop = 'cancelled' | 'timeout' | 'enough';
 
 /**
- * Runs git with the safe settings, in `repo` (or none), through simple-git (or a plain
- * spawn with `direct`). Arguments are passed as an array, never through a shell. The
- * child is stopped when `signal` aborts, at the time limit, or once `maxBytes` have been
- * read, and the call settles only after it has exited, so no git process outlives its call.
+ * Runs git with the safe settings, in `repo` (or none). The child is stopped when
+ * `signal` aborts, at the time limit, or once `maxBytes` have been read, and the call
+ * settles only after it has exited and its pipes have closed, so no git process or
+ * descriptor outlives its call.
  */
-export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  if (options.signal?.aborted) throw new GitError('The call was cancelled.');
-  if (options.direct) return runSpawned(repo, args, options);
-  const stop = new AbortController();
-  let stoppedFor: Stop | undefined;
-  const halt = (reason: Stop) => {
-    stoppedFor ??= reason;
-    stop.abort();
-  };
-  const onAbort = () => halt('cancelled');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // A limit on the whole call (simple-git's `timeout.block` only counts silence).
-  const timer = setTimeout(() => halt('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const max = options.maxBytes ?? Infinity;
-  let outcome: { exitCode: number; stdOut: Buffer[]; stdErr: Buffer[] } | undefined;
-  try {
-    // Loaded on first use: it is not needed to start and answer `initialize`.
-    const { simpleGit } = await import('simple-git');
-    const git = simpleGit({
-      baseDir: repo?.root ?? process.cwd(),
-      binary: 'git',
-      maxConcurrentProcesses: 1,
-      abort: stop.signal,
-      unsafe: OUR_OWN_SETTINGS,
-      // Settle on 'close' (every pipe drained), as a plain spawn would.
-      completion: { onClose: true, onExit: false },
-      // Keep git's exit code and raw bytes (binary blobs, non-UTF-8 paths); this function judges them.
-      errors: (_error, result) => {
-        outcome = result;
-        return undefined;
-      },
-    })
-      .env(gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {}))
-      .outputHandler((_command, stdout) => {
-        let bytes = 0;
-        // simple-git waits 50 ms more after a command that printed nothing (for its 'exit'
-        // path, which we do not use: on 'close' every pipe is drained). An empty chunk at the
-        // end of stdout tells it output was seen, so a silent `git add` is not 8 times slower.
-        stdout.once('end', () => stdout.emit('data', Buffer.alloc(0)));
-        stdout.on('data', (chunk: Buffer) => {
-          if (stoppedFor || chunk.length === 0) return;
-          bytes += chunk.length;
-          if (bytes > max) return halt('enough');
-          options.onData?.(bytes);
-        });
-      });
-    await git.raw(['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args]);
-  } catch (error) {
-    // Only simple-git's own refusals land here (a missing directory, its argument guard).
-    throw new GitError(`Could not run git: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-  }
-  return judge(args, options, stoppedFor, outcome?.exitCode ?? -1, Buffer.concat(outcome?.stdOut ?? []), Buffer.concat(outcome?.stdErr ?? []).toString('utf8').slice(0, 64 * 1024));
+export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.signal?.aborted) return Promise.reject(new GitError('The call was cancelled.'));
+  return runSpawned(repo, args, options);
 }
 
 /** The result of a finished git, or the GitError that says why there is none. */
@@ -270,14 +185,15 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
   throw new GitError(describeFailure(stderr, args));
 }
 
-/** `runGit` on a plain spawn: for `git grep` (see the note at the top of this file). */
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
     const child = spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
       cwd: repo?.root ?? process.cwd(),
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is a pipe nothing is written to (as it always was): a git that waits for
+      // input waits, and is stopped by cancellation or the time limit like any other.
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let failed: Error | undefined;
     // First: a spawn that failed (EMFILE, ENOENT) emits 'error' and has no pipes.
@@ -314,7 +230,9 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
+    child.stdin?.on('error', () => undefined);
     child.on('close', (code) => {
+      child.stdin?.destroy();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (failed && !stoppedFor) return reject(new GitError(`Could not run git: ${failed.message}. Is git installed and on PATH?`));
