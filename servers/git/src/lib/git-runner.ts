@@ -182,7 +182,9 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
   if (!truncated && code !== null && code < 0) throw new GitError(`Could not run git: ${stderr.split('\n')[0].replace(/^Error: /, '')}. Is git installed and on PATH?`);
   const result = { stdout: truncated ? stdout.subarray(0, options.maxBytes) : stdout, stderr, code: code ?? -1, truncated };
   if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return result;
-  throw new GitError(describeFailure(stderr, args));
+  // Some failures are told on stdout, in the last line after a status listing ("nothing to commit, working tree clean").
+  const lastLine = stdout.subarray(-4_096).toString('utf8').trim().split('\n').pop() ?? '';
+  throw new GitError(describeFailure(stderr.trim() ? stderr : lastLine, args, code));
 }
 
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
@@ -265,9 +267,9 @@ export function withholdFileContent(stderr: string): string {
 }
 
 /** git's complaint, with the one failure that needs a human named plainly. */
-export function describeFailure(rawStderr: string, args: readonly string[]): string {
+export function describeFailure(rawStderr: string, args: readonly string[], code?: number | null): string {
   const stderr = withholdFileContent(rawStderr);
-  const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git ${args[0] ?? ''} failed`;
+  const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git gave no reason (exit code ${code ?? 'unknown'})`;
   const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
   if (lock) {
     return `The repository is locked by ${lock[1]}: another git process is running, or one crashed and left the lock. ` +

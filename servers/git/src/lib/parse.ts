@@ -299,7 +299,7 @@ export function parseBranches(text: string): Branch[] {
   for (const row of text.split('\n')) {
     if (!row) continue;
     const [ref, commit, head, upstream, subject] = row.split('\x1f');
-    if (ref.endsWith('/HEAD') && ref.startsWith('refs/remotes/')) continue;
+    // refs/remotes/origin/HEAD is listed, as `git branch -r` lists it (origin/HEAD).
     const remote = ref.startsWith('refs/remotes/');
     out.push({
       name: ref.replace(/^refs\/(heads|remotes)\//, ''),
