@@ -2,7 +2,7 @@ import { runGit, spawnGit, type RunOptions, type RunResult } from './git-runner.
 import { createRecordStreams, type RecordStream } from './record-stream.js';
 import type { Repo } from './repo.js';
 import { createCatFile, type CatResult } from './cat-file.js';
-import { untrustedOverrides } from './untrusted-config.js';
+import { untrustedOverrides, type GitlinkCache } from './untrusted-config.js';
 
 /**
  * Runs git in a repository with the per-driver overrides its config calls for
@@ -34,7 +34,8 @@ export function createGitRunner(): GitRunner {
   const cat = createCatFile();
   const records = createRecordStreams();
 
-  const overridesFor = (repo: Repo, signal?: AbortSignal) => untrustedOverrides(repo, signal);
+  const gitlinks: GitlinkCache = new Map();
+  const overridesFor = (repo: Repo, signal?: AbortSignal) => untrustedOverrides(repo, signal, gitlinks);
 
   return {
     async run(repo, args, options = {}) {

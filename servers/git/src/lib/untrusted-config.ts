@@ -34,14 +34,26 @@ async function listConfig(target: Target, signal?: AbortSignal): Promise<ConfigE
   return entries;
 }
 
-/** Paths of the submodules git may recurse into: gitlinks of the index (`git ls-files -s -z`). */
-async function gitlinks(target: Target, signal?: AbortSignal): Promise<string[]> {
+/** The gitlinks last read from each index, by git directory, with the index file's stamp. */
+export type GitlinkCache = Map<string, { stamp: string; links: string[] }>;
+
+/**
+ * Paths of the submodules git may recurse into: gitlinks of the index (`git ls-files -s
+ * -z`), read again only when the index file changed (git replaces it on every write).
+ */
+async function gitlinks(target: Target, cache: GitlinkCache | undefined, signal?: AbortSignal): Promise<string[]> {
+  const index = await stat(path.join(target.gitDir, 'index')).catch(() => undefined);
+  if (index === undefined) return [];
+  const stamp = `${index.mtimeMs}:${index.size}:${index.ino}`;
+  const hit = cache?.get(target.gitDir);
+  if (hit?.stamp === stamp) return hit.links;
   const { stdout } = await runGit(target, ['ls-files', '--stage', '-z'], { signal });
-  const paths: string[] = [];
+  const links: string[] = [];
   for (const record of stdout.toString('utf8').split('\0')) {
-    if (record.startsWith('160000 ')) paths.push(record.slice(record.indexOf('\t') + 1));
+    if (record.startsWith('160000 ')) links.push(record.slice(record.indexOf('\t') + 1));
   }
-  return paths;
+  cache?.set(target.gitDir, { stamp, links });
+  return links;
 }
 
 /**
@@ -86,7 +98,7 @@ function includeTarget(entry: ConfigEntry, target: Target): string | undefined {
  * would change the config under a running git), and a tree of more than 64 nested
  * repositories.
  */
-export async function untrustedOverrides(top: Target, signal?: AbortSignal): Promise<string[]> {
+export async function untrustedOverrides(top: Target, signal?: AbortSignal, cache?: GitlinkCache): Promise<string[]> {
   const names: string[] = [];
   const seen = new Set<string>();
   const queue: Target[] = [top];
@@ -109,7 +121,7 @@ export async function untrustedOverrides(top: Target, signal?: AbortSignal): Pro
         }
       }
     }
-    for (const link of await gitlinks(target, signal)) {
+    for (const link of await gitlinks(target, cache, signal)) {
       const dir = path.join(target.root, link);
       const gitDir = await submoduleGitDir(dir);
       if (gitDir !== undefined) queue.push({ root: dir, gitDir });
