@@ -79,13 +79,13 @@ describeAttack<RepoFixture>({
     await expectMarker(marker, 'plain git status');
   },
   cases: [
-    { name: 'git_status', outcome: 'inert', call: ({ s, repo }) => s.call('git_status', { repo_path: repo.root }) },
-    { name: 'git_diff_unstaged', outcome: 'inert', call: ({ s, repo }) => s.call('git_diff_unstaged', { repo_path: repo.root }) },
-    { name: 'git_diff HEAD', outcome: 'inert', call: ({ s, repo }) => s.call('git_diff', { repo_path: repo.root, target: 'HEAD' }) },
-    { name: 'git_add', outcome: 'inert', call: ({ s, repo }) => s.call('git_add', { repo_path: repo.root, files: ['a.txt'] }) },
-    { name: 'git_checkout (smudge)', outcome: 'inert', call: ({ s, repo }) => s.call('git_checkout', { repo_path: repo.root, branch_name: 'other' }) },
-    { name: 'git_checkout back', outcome: 'inert', call: ({ s, repo }) => s.call('git_checkout', { repo_path: repo.root, branch_name: 'main' }) },
-    { name: 'git_stash pop (merge driver)', outcome: 'inert', call: ({ s, repo }) => s.call('git_stash', { repo_path: repo.root, action: 'pop' }) },
+    { name: 'git_status', outcome: 'harmless', call: ({ s, repo }) => s.call('git_status', { repo_path: repo.root }) },
+    { name: 'git_diff_unstaged', outcome: 'harmless', call: ({ s, repo }) => s.call('git_diff_unstaged', { repo_path: repo.root }) },
+    { name: 'git_diff HEAD', outcome: 'harmless', call: ({ s, repo }) => s.call('git_diff', { repo_path: repo.root, target: 'HEAD' }) },
+    { name: 'git_add', outcome: 'harmless', call: ({ s, repo }) => s.call('git_add', { repo_path: repo.root, files: ['a.txt'] }) },
+    { name: 'git_checkout (smudge)', outcome: 'harmless', call: ({ s, repo }) => s.call('git_checkout', { repo_path: repo.root, branch_name: 'other' }) },
+    { name: 'git_checkout back', outcome: 'harmless', call: ({ s, repo }) => s.call('git_checkout', { repo_path: repo.root, branch_name: 'main' }) },
+    { name: 'git_stash pop (merge driver)', outcome: 'either', call: ({ s, repo }) => s.call('git_stash', { repo_path: repo.root, action: 'pop' }) },
   ],
   cleanup: (f) => close(f),
 });
@@ -107,11 +107,11 @@ describeAttack<RepoFixture & { sub: GitRepo }>({
     await expectMarker(marker, 'plain git status');
   },
   cases: [
-    { name: 'git_status', outcome: 'inert', call: ({ s, repo }) => s.call('git_status', { repo_path: repo.root }) },
-    { name: 'git_diff_unstaged', outcome: 'inert', call: ({ s, repo }) => s.call('git_diff_unstaged', { repo_path: repo.root }) },
-    { name: 'git_diff HEAD', outcome: 'inert', call: ({ s, repo }) => s.call('git_diff', { repo_path: repo.root, target: 'HEAD' }) },
-    { name: 'git_add .', outcome: 'inert', call: ({ s, repo }) => s.call('git_add', { repo_path: repo.root, files: ['.'] }) },
-    { name: 'git_commit', outcome: 'inert', call: ({ s, repo }) => s.call('git_commit', { repo_path: repo.root, message: 'm' }) },
+    { name: 'git_status', outcome: 'harmless', call: ({ s, repo }) => s.call('git_status', { repo_path: repo.root }) },
+    { name: 'git_diff_unstaged', outcome: 'harmless', call: ({ s, repo }) => s.call('git_diff_unstaged', { repo_path: repo.root }) },
+    { name: 'git_diff HEAD', outcome: 'harmless', call: ({ s, repo }) => s.call('git_diff', { repo_path: repo.root, target: 'HEAD' }) },
+    { name: 'git_add .', outcome: 'harmless', call: ({ s, repo }) => s.call('git_add', { repo_path: repo.root, files: ['.'] }) },
+    { name: 'git_commit', outcome: 'either', call: ({ s, repo }) => s.call('git_commit', { repo_path: repo.root, message: 'm' }) },
   ],
   cleanup: (f) => close(f, f.sub),
 });
@@ -132,9 +132,9 @@ describeAttack<RepoFixture>({
     await expectMarker(marker, 'plain git fetch');
   },
   cases: [
-    { name: 'git_fetch', outcome: 'inert', call: ({ s, repo }) => s.call('git_fetch', { repo_path: repo.root, remote: 'g' }) },
-    { name: 'git_pull', outcome: 'inert', call: ({ s, repo }) => s.call('git_pull', { repo_path: repo.root, remote: 'g', branch: 'main' }) },
-    { name: 'git_push', outcome: 'inert', call: ({ s, repo }) => s.call('git_push', { repo_path: repo.root, remote: 'g', branch: 'main' }) },
+    { name: 'git_fetch', outcome: 'either', call: ({ s, repo }) => s.call('git_fetch', { repo_path: repo.root, remote: 'g' }) },
+    { name: 'git_pull', outcome: 'either', call: ({ s, repo }) => s.call('git_pull', { repo_path: repo.root, remote: 'g', branch: 'main' }) },
+    { name: 'git_push', outcome: 'either', call: ({ s, repo }) => s.call('git_push', { repo_path: repo.root, remote: 'g', branch: 'main' }) },
   ],
   cleanup: (f) => close(f),
 });
@@ -179,14 +179,14 @@ describeAttack<RepoFixture & { bare: string; checkedOut: string }>({
   cases: [
     {
       name: 'git_push to a bare repository',
-      outcome: 'inert',
+      outcome: 'harmless',
       call: ({ s, repo }) => s.call('git_push', { repo_path: repo.root, remote: 'bare', branch: 'feature' }),
       async check({ repo, bare }, result) {
         expect(result.isError, textOf(result)).toBeFalsy();
         expect(await plainGit(bare, 'rev-parse', 'refs/heads/feature')).toBe(`${await repo.git('rev-parse', 'feature')}\n`);
       },
     },
-    { name: 'git_fetch from it', outcome: 'inert', call: ({ s, repo }) => s.call('git_fetch', { repo_path: repo.root, remote: 'bare' }) },
+    { name: 'git_fetch from it', outcome: 'harmless', call: ({ s, repo }) => s.call('git_fetch', { repo_path: repo.root, remote: 'bare' }) },
     {
       name: "git_push to a checked-out branch of a work tree with receive.denyCurrentBranch=updateInstead",
       outcome: 'refused',
@@ -220,7 +220,7 @@ describeAttack<RepoFixture>({
   },
   cases: (['git_status', 'git_add', 'git_diff_unstaged'] as const).map((tool) => ({
     name: `${tool} before and after the include appears`,
-    outcome: 'inert' as const,
+    outcome: 'harmless' as const,
     async call({ s, repo, marker }: RepoFixture) {
       const args = { repo_path: repo.root, ...(tool === 'git_add' ? { files: ['a.txt'] } : {}) };
       expect((await s.call('git_status', { repo_path: repo.root })).isError).toBeFalsy();
@@ -291,7 +291,10 @@ describeAttack<RepoFixture & { other: GitRepo }>({
     name: tool,
     outcome: 'refused' as const,
     call: ({ s, repo }: RepoFixture) => s.call(tool, { repo_path: repo.root, ...args }),
-    check: (_f: RepoFixture, result: { content: unknown[] }) => expect(JSON.stringify(result)).not.toContain('SECRET-7f3a'),
+    check: (_f: RepoFixture, result: { content: unknown[] }) => {
+      expect(JSON.stringify(result)).not.toContain('SECRET-7f3a');
+      expect(JSON.stringify(result)).toMatch(/alternates lends objects from .* outside the allowed repositories/);
+    },
   })),
   cleanup: (f) => close(f, f.other),
 });
@@ -341,7 +344,10 @@ describeAttack<RepoFixture & { outside: TempTree }>({
       await writeFile(repo.path('src/a.txt'), `staged ${file}\n`);
       await repo.git('add', 'src/a.txt');
     }),
-    check: (_f: unknown, result: { content: unknown[] }) => expect(JSON.stringify(result)).not.toContain('SECRET-7f3a'),
+    check: (_f: unknown, result: { content: unknown[] }) => {
+      expect(JSON.stringify(result)).not.toContain('SECRET-7f3a');
+      expect(JSON.stringify(result)).toMatch(/is a symbolic link to .* outside the allowed repositories/);
+    },
   })),
   cleanup: (f) => close(f, f.outside),
 });

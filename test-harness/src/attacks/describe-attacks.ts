@@ -9,8 +9,12 @@ import { textOf, type ToolResult } from '../tool-session.js';
 
 export interface AttackCase<F> {
   name: string;
-  /** 'refused': the answer must be an isError result; 'inert': it may succeed. */
-  outcome: 'refused' | 'inert';
+  /**
+   * 'refused': the answer must be an isError result; 'harmless': it must succeed (the
+   * server did its job without running anything); 'either': success or a failure git
+   * itself reports (a conflict, a connection refused), as long as nothing ran.
+   */
+  outcome: 'refused' | 'harmless' | 'either';
   call(fixture: F): Promise<ToolResult>;
   /** What "no effect" means beyond the marker (a secret absent from the answer, state unchanged). */
   check?(fixture: F, result: ToolResult): Promise<void> | void;
@@ -63,6 +67,7 @@ export function describeAttack<F>(attack: AttackClass<F>): void {
         const result = await attempt.call(fixture);
         const label = `${attempt.name}: ${textOf(result).slice(0, 300)}`;
         if (attempt.outcome === 'refused') expect(result.isError, label).toBe(true);
+        if (attempt.outcome === 'harmless') expect(result.isError, label).toBeFalsy();
         await expectNoMarker(marker, label);
         await attempt.check?.(fixture, result);
       }, timeout);
