@@ -371,6 +371,35 @@ describe('metadata links that stay inside are fine', () => {
   });
 });
 
+describe('the metadata check remembers clean directories, and still sees a new link', () => {
+  it('a link planted in a directory checked before (its mtime even set back) is refused at the next call', async () => {
+    const repo = await sampleRepo();
+    const outside = await makeTempTree({ 'secret.txt': `${SECRET}\n` });
+    const s = await open({ repositories: [repo.root] });
+    try {
+      // Directories older than a few seconds are remembered: age them all.
+      const old = new Date(Date.now() - 3_600_000);
+      const age = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory()) await age(path.join(dir, entry.name));
+        await utimes(dir, old, old);
+      };
+      await age(repo.path('.git/refs'));
+      expect((await s.call('git_branch', { repo_path: repo.root, branch_type: 'local' })).isError).toBeFalsy();
+      expect((await s.call('git_branch', { repo_path: repo.root, branch_type: 'local' })).isError).toBeFalsy();
+      await symlink(outside.path('secret.txt'), repo.path('.git/refs/heads/leak'));
+      await utimes(repo.path('.git/refs/heads'), old, old);
+      const result = await s.call('git_branch', { repo_path: repo.root, branch_type: 'local' });
+      expect(result.isError, textOf(result)).toBe(true);
+      expect(textOf(result)).toMatch(/refs\/heads\/leak is a symbolic link/);
+      expect(JSON.stringify(result)).not.toContain('SECRET-7f3a');
+    } finally {
+      await s.close();
+      await repo.cleanup();
+      await outside.cleanup();
+    }
+  });
+});
+
 describe('the process and its descriptors', () => {
   it.runIf(process.platform === 'linux')('git_log leaves no descriptor behind, even for logs whose process is left paused and then dropped', async () => {
     const repo = await sampleRepo();

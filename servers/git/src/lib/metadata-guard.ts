@@ -1,4 +1,4 @@
-import { readdir, readFile, readlink, realpath } from 'node:fs/promises';
+import { readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** git follows chains of alternates this deep (transport.c: 5). */
@@ -10,29 +10,68 @@ async function linkTarget(link: string): Promise<string> {
 }
 
 /**
- * Every symbolic link under a git directory must stay inside `inside`: git reads a
- * symlinked ref, `shallow`, `MERGE_HEAD`, `info/grafts` or object through the link, and
- * its answers (an object's content, an error quoting the first line of the file) would
- * carry a file of another place to the client.
+ * Directories of git directories already read and found to hold no symbolic link, by
+ * path, with the stamp they had (adding an entry changes a directory's mtime and ctime)
+ * and their subdirectories: a stat each costs less than reading each at every call.
  */
-async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean): Promise<string | undefined> {
-  const pending = [gitDir];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      // Hooks never run here, and git itself never reads .git/lfs: a shared hooks
-      // directory or LFS store linked from elsewhere is no way out.
-      if (dir === gitDir && (entry.name === 'hooks' || entry.name === 'lfs')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else if (entry.isSymbolicLink()) {
-        const target = await linkTarget(full).catch(() => full);
-        if (!inside(target)) {
-          return `${full} is a symbolic link to ${target}, outside the allowed repositories; refusing to use this repository.`;
+export type MetadataCache = Map<string, { stamp: string; subdirs: string[] }>;
+
+/**
+ * A directory changed this recently may change again within the same mtime tick: read it
+ * every time. (Its ctime, part of the stamp, catches an mtime set back.)
+ */
+const SETTLED_MS = 2_000;
+
+/**
+ * Every symbolic link under a git directory must stay inside `inside`: git reads a
+ * symlinked ref, `packed-refs`, `shallow`, `MERGE_HEAD` or `info/grafts` through the
+ * link, and its answers (an error quoting the first line of the file) would carry a
+ * file of another place to the client.
+ */
+async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, cache: MetadataCache | undefined): Promise<string | undefined> {
+  // A level of directories at a time, read together.
+  let level = [gitDir];
+  while (level.length > 0) {
+    const next: string[] = [];
+    const links: string[] = [];
+    await Promise.all(
+      level.map(async (dir) => {
+        const info = await stat(dir).catch(() => undefined);
+        if (info === undefined) return;
+        const stamp = `${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
+        const known = cache?.get(dir);
+        if (known?.stamp === stamp) {
+          next.push(...known.subdirs);
+          return;
         }
-      }
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        const subdirs: string[] = [];
+        let linked = false;
+        for (const entry of entries) {
+          // Hooks never run here, and git itself never reads .git/lfs: a shared hooks
+          // directory or LFS store linked from elsewhere is no way out.
+          if (dir === gitDir && (entry.name === 'hooks' || entry.name === 'lfs')) continue;
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) {
+            // Loose objects (objects/ab/cdef...) are not looked at one by one: up to 256
+            // directories at every call. A fan-out directory that is itself a link is caught.
+            if (!(path.basename(dir) === 'objects' && /^[0-9a-f]{2}$/.test(entry.name))) subdirs.push(full);
+          } else if (entry.isSymbolicLink()) {
+            links.push(full);
+            linked = true;
+          }
+        }
+        next.push(...subdirs);
+        // Only a directory with no link at all is remembered: a link's target can change under it.
+        if (!linked && Date.now() - info.mtimeMs > SETTLED_MS) cache?.set(dir, { stamp, subdirs });
+        else cache?.delete(dir);
+      }),
+    );
+    for (const link of links) {
+      const target = await linkTarget(link).catch(() => link);
+      if (!inside(target)) return `${link} is a symbolic link to ${target}, outside the allowed repositories; refusing to use this repository.`;
     }
+    level = next;
   }
   return undefined;
 }
@@ -59,9 +98,14 @@ async function alternatesOf(objects: string): Promise<string[]> {
  * of this repository read another's objects. Checked at every call: a write (a reset,
  * a checkout, another process) can change any of it.
  */
-export async function metadataOutside(gitDirs: readonly string[], objects: string, inside: (p: string) => boolean): Promise<string | undefined> {
+export async function metadataOutside(
+  gitDirs: readonly string[],
+  objects: string,
+  inside: (p: string) => boolean,
+  cache?: MetadataCache,
+): Promise<string | undefined> {
   for (const dir of new Set(gitDirs)) {
-    const reason = await linkLeavingArea(dir, inside);
+    const reason = await linkLeavingArea(dir, inside, cache);
     if (reason) return reason;
   }
   const seen = new Set<string>();
