@@ -1,6 +1,7 @@
 import { createServer, rootPaths, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { GitContext, RepoAccess } from './context.js';
 import { allowedAreas, resolveRepo, repoId, findRepoRoot, type Repo } from './lib/repo.js';
+import type { MetadataCache } from './lib/metadata-guard.js';
 import { createGitRunner } from './lib/safe-git.js';
 import { describeGitError } from './lib/errors.js';
 import { parseUri } from './lib/uris.js';
@@ -44,6 +45,8 @@ async function repositoriesIn(area: string): Promise<string[]> {
 export function createGitServer(options: CreateGitServerOptions): McpServer {
   const ceiling = [...options.repositories];
   const git = createGitRunner();
+  // What the per-call metadata check (resolveRepo) already read, for every session.
+  const metadata: MetadataCache = new Map();
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   return createServer<GitContext>({
     name: 'mcp-server-git',
@@ -69,7 +72,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
       const repos: RepoAccess = {
         allowed,
         async resolve(repoPath) {
-          return resolveRepo(repoPath, await allowed());
+          return resolveRepo(repoPath, await allowed(), metadata);
         },
         async repositories() {
           const areas = await allowed();
@@ -79,7 +82,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
             for (const dir of await repositoriesIn(area)) {
               if (seen.has(dir)) continue;
               seen.add(dir);
-              const repo = await resolveRepo(dir, areas).catch(() => undefined);
+              const repo = await resolveRepo(dir, areas, metadata).catch(() => undefined);
               if (repo) out.push(repo);
             }
           }

@@ -48,6 +48,8 @@ export function createCatFile() {
     };
     child.on('error', (error) => fail(new GitError(`Could not run git cat-file: ${error.message}`)));
     child.on('close', () => fail(new GitError('git cat-file ended; call again.')));
+    // A spawn that failed (EMFILE) has no pipes; its 'error' is heard above.
+    if (!child.stdin || !child.stdout || !child.stderr) throw new GitError('Could not start git cat-file: the server may be out of file descriptors. Try again.');
     child.stdin.on('error', () => undefined);
     child.stderr.on('data', () => undefined);
     child.stdout.on('data', (chunk: Buffer) => {

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readdir, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sampleRepo } from '../test-support.js';
-import { describeFailure, driverOverrides, gitEnv, GitError, runGit } from './git-runner.js';
+import { describeFailure, driverOverrides, gitEnv, GitError, runGit, withholdFileContent } from './git-runner.js';
 
 describe('driverOverrides', () => {
   it('blanks every program of each filter, diff and merge driver, keeping the subsection as written', () => {
@@ -13,6 +13,26 @@ describe('driverOverrides', () => {
       '-c', 'merge.ours.driver=false',
       '-c', 'filter.a.b.c.clean=', '-c', 'filter.a.b.c.smudge=', '-c', 'filter.a.b.c.process=', '-c', 'filter.a.b.c.required=false',
     ]);
+  });
+});
+
+describe('driverOverrides, for names that differ only in case', () => {
+  it('blanks `filter.x` and `filter.X` both: git matches subsections case-sensitively', () => {
+    const overrides = driverOverrides(['filter.x.clean', 'filter.X.clean', 'merge.m.driver', 'merge.M.driver']);
+    expect(overrides).toContain('filter.x.clean=');
+    expect(overrides).toContain('filter.X.clean=');
+    expect(overrides).toContain('filter.X.smudge=');
+    expect(overrides).toContain('merge.m.driver=false');
+    expect(overrides).toContain('merge.M.driver=false');
+  });
+});
+
+describe('withholdFileContent', () => {
+  it("withholds what git quotes from a file it read (MERGE_HEAD, shallow, grafts), keeping the rest of its words", () => {
+    expect(withholdFileContent('fatal: Corrupt MERGE_HEAD file (TOP SECRET)')).toBe('fatal: Corrupt MERGE_HEAD file ([file content withheld])');
+    expect(withholdFileContent('fatal: bad shallow line: password=hunter2\nnext')).toBe('fatal: bad shallow line: [file content withheld]\nnext');
+    expect(withholdFileContent('error: bad graft data: secret')).toBe('error: bad graft data: [file content withheld]');
+    expect(describeFailure('fatal: Corrupt MERGE_HEAD file (TOP SECRET)', ['commit'])).not.toContain('TOP SECRET');
   });
 });
 
@@ -49,7 +69,7 @@ async function gitProcessesIn(dir: string): Promise<number[]> {
   return found;
 }
 
-describe('runGit (through simple-git)', () => {
+describe('runGit', () => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
   beforeAll(async () => {
     repo = await sampleRepo();

@@ -1,19 +1,16 @@
 import { spawn } from 'node:child_process';
-import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 
 /*
- * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
- * whole) go through simple-git (`runGit`). Three kinds stay on a plain `spawn`:
- * - the persistent `git cat-file --batch-command` process (cat-file.ts) and the paused
- *   `git log` record streams behind git_log's cursors (record-stream.ts): they are written
- *   to and read a piece at a time for as long as they live; simple-git runs a command to
- *   exit and hands back its whole output;
- * - `git grep` (`direct: true`): its pattern is the value of `-e` and may start with "-";
- *   simple-git's argument scanner cannot tell a value from an option and would refuse a
- *   search for "--template".
- * Both paths run the same command line (`--no-pager`, SAFE_CONFIG, the driver overrides),
- * with the same environment (gitEnv), and never through a shell.
+ * How git is run: always Node's `spawn`, with an argument array and never a shell, the
+ * same command line (`--no-pager`, SAFE_CONFIG, the driver overrides) and the same
+ * environment (gitEnv). One-shot commands (a diff, a status, a commit) run to exit with
+ * `runGit`; the persistent `git cat-file --batch-command` (cat-file.ts) and the paused
+ * `git log` behind git_log's cursors (record-stream.ts) are read a piece at a time.
+ * Every child has an 'error' listener before anything else touches it: a spawn that
+ * fails (EMFILE when descriptors run out, ENOENT) is an error answer, never a crash.
+ * (simple-git, used before, reads the pipes of a child that failed to spawn and leaves
+ * its 'error' unheard, which ended the server.)
  */
 
 /**
@@ -78,16 +75,15 @@ export function driverOverrides(configNames: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const raw of configNames) {
-    const name = raw.toLowerCase();
-    const match = /^(filter|diff|merge)\.(.+)\.([a-z]+)$/.exec(name);
+    // Config names are case-insensitive in section and key, case-sensitive in the subsection:
+    // `filter.x` and `filter.X` are two drivers, each blanked as written.
+    const match = /^(filter|diff|merge)\.(.+)\.([a-z]+)$/i.exec(raw);
     if (!match) continue;
-    const [, section, driver] = match;
-    const key = `${section}.${driver}`;
+    const section = match[1].toLowerCase();
+    const sub = match[2];
+    const key = `${section}.${sub}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    // Config names are case-insensitive in section and key, case-sensitive in the subsection:
-    // take the subsection as written.
-    const sub = raw.slice(section.length + 1, raw.length - match[3].length - 1);
     if (section === 'filter') out.push('-c', `filter.${sub}.clean=`, '-c', `filter.${sub}.smudge=`, '-c', `filter.${sub}.process=`, '-c', `filter.${sub}.required=false`);
     else if (section === 'diff') out.push('-c', `diff.${sub}.textconv=`, '-c', `diff.${sub}.command=`);
     else out.push('-c', `merge.${sub}.driver=false`);
@@ -117,6 +113,10 @@ export function gitEnv(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, extra: R
     GIT_OPTIONAL_LOCKS: '0',
     GIT_PROTOCOL_FROM_USER: '0',
     GIT_NO_REPLACE_OBJECTS: '1',
+    // Set (even empty), it stops git reading core.gitProxy from config: that key is
+    // multi-valued and the first match wins, so `-c core.gitProxy=` cannot override the
+    // repository's value for a git:// remote.
+    GIT_PROXY_COMMAND: '',
     LC_ALL: 'C',
     LANG: 'C',
   });
@@ -141,8 +141,6 @@ export interface RunOptions {
   onData?: (bytes: number) => void;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
-  /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
-  direct?: boolean;
 }
 
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
@@ -160,97 +158,17 @@ export interface RunResult {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/**
- * simple-git's own guard (blockUnsafeOperationsPlugin) refuses `-c` settings and
- * variables that name programs, whatever their value. Ours switch programs OFF
- * (SAFE_CONFIG, gitEnv, driverOverrides), or name the user's own from trusted config
- * (remote.ts: core.sshCommand, credential.helper, protocol.<x>.allow, the
- * upload-pack/receive-pack pinned to git's own), so those categories are allowed. Client
- * input never reaches these places: validate.ts, `--end-of-options` and `--` keep it out
- * of git's options. Left on: alias, template directory, config from the environment.
- */
-const OUR_OWN_SETTINGS: SimpleGitOptions['unsafe'] = {
-  allowUnsafeAskPass: true, // core.askPass=, GIT_ASKPASS=, SSH_ASKPASS=
-  allowUnsafeEditor: true, // core.editor=false, sequence.editor=false, GIT_EDITOR, the caller's EDITOR
-  allowUnsafePager: true, // core.pager=cat, GIT_PAGER, PAGER
-  allowUnsafeFsMonitor: true, // core.fsmonitor=false
-  allowUnsafeGitProxy: true, // core.gitProxy=
-  allowUnsafeHooksPath: true, // core.hooksPath=/dev/null
-  allowUnsafeSshCommand: true, // core.sshCommand=false, or the user's own for a checked remote
-  allowUnsafeCredentialHelper: true, // credential.helper=, or the user's own
-  allowUnsafeDiffExternal: true, // diff.external=, diff.<driver>.command=
-  allowUnsafeDiffTextConv: true, // diff.<driver>.textconv=
-  allowUnsafeFilter: true, // filter.<driver>.clean= / smudge=
-  allowUnsafeMergeDriver: true, // merge.<driver>.driver=false
-  allowUnsafeGpgProgram: true, // gpg.program=false and friends
-  allowUnsafeProtocolOverride: true, // protocol.allow=never, protocol.<checked>.allow=always
-  allowUnsafePack: true, // --upload-pack=git-upload-pack, --receive-pack=git-receive-pack
-  allowUnsafeConfigPaths: true, // the caller's PREFIX (gitEnv already drops GIT_CONFIG*, GIT_EXEC_PATH)
-};
-
 type Stop = 'cancelled' | 'timeout' | 'enough';
 
 /**
- * Runs git with the safe settings, in `repo` (or none), through simple-git (or a plain
- * spawn with `direct`). Arguments are passed as an array, never through a shell. The
- * child is stopped when `signal` aborts, at the time limit, or once `maxBytes` have been
- * read, and the call settles only after it has exited, so no git process outlives its call.
+ * Runs git with the safe settings, in `repo` (or none). The child is stopped when
+ * `signal` aborts, at the time limit, or once `maxBytes` have been read, and the call
+ * settles only after it has exited and its pipes have closed, so no git process or
+ * descriptor outlives its call.
  */
-export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  if (options.signal?.aborted) throw new GitError('The call was cancelled.');
-  if (options.direct) return runSpawned(repo, args, options);
-  const stop = new AbortController();
-  let stoppedFor: Stop | undefined;
-  const halt = (reason: Stop) => {
-    stoppedFor ??= reason;
-    stop.abort();
-  };
-  const onAbort = () => halt('cancelled');
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // A limit on the whole call (simple-git's `timeout.block` only counts silence).
-  const timer = setTimeout(() => halt('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const max = options.maxBytes ?? Infinity;
-  let outcome: { exitCode: number; stdOut: Buffer[]; stdErr: Buffer[] } | undefined;
-  try {
-    // Loaded on first use: it is not needed to start and answer `initialize`.
-    const { simpleGit } = await import('simple-git');
-    const git = simpleGit({
-      baseDir: repo?.root ?? process.cwd(),
-      binary: 'git',
-      maxConcurrentProcesses: 1,
-      abort: stop.signal,
-      unsafe: OUR_OWN_SETTINGS,
-      // Settle on 'close' (every pipe drained), as a plain spawn would.
-      completion: { onClose: true, onExit: false },
-      // Keep git's exit code and raw bytes (binary blobs, non-UTF-8 paths); this function judges them.
-      errors: (_error, result) => {
-        outcome = result;
-        return undefined;
-      },
-    })
-      .env(gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {}))
-      .outputHandler((_command, stdout) => {
-        let bytes = 0;
-        // simple-git waits 50 ms more after a command that printed nothing (for its 'exit'
-        // path, which we do not use: on 'close' every pipe is drained). An empty chunk at the
-        // end of stdout tells it output was seen, so a silent `git add` is not 8 times slower.
-        stdout.once('end', () => stdout.emit('data', Buffer.alloc(0)));
-        stdout.on('data', (chunk: Buffer) => {
-          if (stoppedFor || chunk.length === 0) return;
-          bytes += chunk.length;
-          if (bytes > max) return halt('enough');
-          options.onData?.(bytes);
-        });
-      });
-    await git.raw(['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args]);
-  } catch (error) {
-    // Only simple-git's own refusals land here (a missing directory, its argument guard).
-    throw new GitError(`Could not run git: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-  }
-  return judge(args, options, stoppedFor, outcome?.exitCode ?? -1, Buffer.concat(outcome?.stdOut ?? []), Buffer.concat(outcome?.stdErr ?? []).toString('utf8').slice(0, 64 * 1024));
+export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.signal?.aborted) return Promise.reject(new GitError('The call was cancelled.'));
+  return runSpawned(repo, args, options);
 }
 
 /** The result of a finished git, or the GitError that says why there is none. */
@@ -264,18 +182,30 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
   if (!truncated && code !== null && code < 0) throw new GitError(`Could not run git: ${stderr.split('\n')[0].replace(/^Error: /, '')}. Is git installed and on PATH?`);
   const result = { stdout: truncated ? stdout.subarray(0, options.maxBytes) : stdout, stderr, code: code ?? -1, truncated };
   if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return result;
-  throw new GitError(describeFailure(stderr, args));
+  // Some failures are told on stdout, in the last line after a status listing ("nothing to commit, working tree clean").
+  const lastLine = stdout.subarray(-4_096).toString('utf8').trim().split('\n').pop() ?? '';
+  throw new GitError(describeFailure(stderr.trim() ? stderr : lastLine, args, code));
 }
 
-/** `runGit` on a plain spawn: for `git grep` (see the note at the top of this file). */
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
     const child = spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
       cwd: repo?.root ?? process.cwd(),
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is a pipe nothing is written to (as it always was): a git that waits for
+      // input waits, and is stopped by cancellation or the time limit like any other.
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    let failed: Error | undefined;
+    // First: a spawn that failed (EMFILE, ENOENT) emits 'error' and has no pipes.
+    child.on('error', (error) => {
+      failed = error;
+    });
+    if (!child.stdout || !child.stderr) {
+      child.once('error', (error) => reject(new GitError(`Could not start git: ${error.message}. Try again; if it persists, the server is out of file descriptors.`)));
+      return;
+    }
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stderr = '';
@@ -302,11 +232,9 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
-    let failed: Error | undefined;
-    child.on('error', (error) => {
-      failed = error;
-    });
+    child.stdin?.on('error', () => undefined);
     child.on('close', (code) => {
+      child.stdin?.destroy();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (failed && !stoppedFor) return reject(new GitError(`Could not run git: ${failed.message}. Is git installed and on PATH?`));
@@ -319,9 +247,29 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
   });
 }
 
+/**
+ * git messages that quote a line of a file git read (a symlinked `shallow` or
+ * `MERGE_HEAD` can be any file on the machine): the quoted part is withheld. The
+ * repository check refuses such links first; this keeps the text safe if one slips by.
+ */
+const QUOTES_FILE_CONTENT: readonly RegExp[] = [
+  /(bad shallow line:?\s*).*/gi,
+  /(Corrupt MERGE_HEAD file \().*(\))/g,
+  /(bad graft data:?\s*).*/gi,
+  /(bad graft parent:?\s*).*/gi,
+  /(bad (?:object|ref|revision) (?:in|for) (?:MERGE_HEAD|ORIG_HEAD|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD)[^:]*:?\s*).*/gi,
+  /(could not parse (?:MERGE_HEAD|ORIG_HEAD|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD)[^:]*:?\s*).*/gi,
+];
+
+/** git's stderr with the content of files it quoted withheld (see QUOTES_FILE_CONTENT). */
+export function withholdFileContent(stderr: string): string {
+  return QUOTES_FILE_CONTENT.reduce((text, pattern) => text.replace(pattern, (_m, before: string, after?: string) => `${before}[file content withheld]${typeof after === 'string' ? after : ''}`), stderr);
+}
+
 /** git's complaint, with the one failure that needs a human named plainly. */
-export function describeFailure(stderr: string, args: readonly string[]): string {
-  const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git ${args[0] ?? ''} failed`;
+export function describeFailure(rawStderr: string, args: readonly string[], code?: number | null): string {
+  const stderr = withholdFileContent(rawStderr);
+  const text = stderr.trim().replace(/\n+/g, ' ').slice(0, 2_000) || `git gave no reason (exit code ${code ?? 'unknown'})`;
   const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
   if (lock) {
     return `The repository is locked by ${lock[1]}: another git process is running, or one crashed and left the lock. ` +

@@ -153,15 +153,33 @@ function unquote(value: string): string {
 
 const stripPrefix = (p: string) => unquote(p).replace(/^[ab]\//, '');
 
+/**
+ * The path on a `---`/`+++` line: git ends it with a TAB when the name has a space
+ * (for GNU patch), after the closing quote of a quoted name too.
+ */
+const markerPath = (p: string) => stripPrefix(p.replace(/\t$/, ''));
+
+/**
+ * The new path of a `diff --git <old> <new>` header. Unquoted names with spaces make it
+ * ambiguous, except for the case it is needed for (no `+++` line: a binary or
+ * mode-only change), where both names are the same: "a/NAME b/NAME".
+ */
+function headerPath(rest: string): string {
+  const m = /^("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(rest);
+  if (m) return stripPrefix(m[2]);
+  const half = (rest.length - 1) / 2;
+  if (Number.isInteger(half) && rest.startsWith('a/') && rest.slice(half, half + 3) === ' b/' && rest.slice(2, half) === rest.slice(half + 3)) return rest.slice(half + 3);
+  return rest;
+}
+
 /** The files and hunks of a unified diff (`git diff`/`git show` patch output). */
 export function parseDiff(text: string): DiffFile[] {
   const files: DiffFile[] = [];
   let current: DiffFile | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('diff --git ')) {
-      const m = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
       current = {
-        path: m ? stripPrefix(m[2]) : line.slice(11),
+        path: headerPath(line.slice(11)),
         old_path: null,
         status: 'modified',
         binary: false,
@@ -199,9 +217,9 @@ export function parseDiff(text: string): DiffFile[] {
       current.old_path = unquote(line.slice(10));
     } else if (line.startsWith('copy to ')) current.path = unquote(line.slice(8));
     else if (line.startsWith('Binary files ')) current.binary = true;
-    else if (line.startsWith('+++ ') && line !== '+++ /dev/null') current.path = stripPrefix(line.slice(4));
+    else if (line.startsWith('+++ ') && line !== '+++ /dev/null') current.path = markerPath(line.slice(4));
     else if (line.startsWith('--- ') && line !== '--- /dev/null' && current.status === 'modified') {
-      const old = stripPrefix(line.slice(4));
+      const old = markerPath(line.slice(4));
       if (old !== current.path) current.old_path = old;
     } else if (line.startsWith('old mode') && current.status === 'modified') current.status = 'mode';
   }
@@ -281,7 +299,7 @@ export function parseBranches(text: string): Branch[] {
   for (const row of text.split('\n')) {
     if (!row) continue;
     const [ref, commit, head, upstream, subject] = row.split('\x1f');
-    if (ref.endsWith('/HEAD') && ref.startsWith('refs/remotes/')) continue;
+    // refs/remotes/origin/HEAD is listed, as `git branch -r` lists it (origin/HEAD).
     const remote = ref.startsWith('refs/remotes/');
     out.push({
       name: ref.replace(/^refs\/(heads|remotes)\//, ''),

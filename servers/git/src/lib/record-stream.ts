@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { GitError } from './git-runner.js';
+import { GitError, withholdFileContent } from './git-runner.js';
 
 /**
  * A git process whose output (records ending in a separator) is read a page at a time:
@@ -34,21 +34,31 @@ function streamOf(child: Child, key: string, separator: string, position: number
   const HIGH_WATER = 256;
   /** Records the current take asks for: buffering stops past that (and HIGH_WATER). */
   let wanted = 0;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
+  // A spawn that failed (EMFILE, ENOENT) reports it here, and has no pipes.
+  child.on('error', (error) => {
+    failure ??= new GitError(`Could not start git: ${error.message}. Try again; if it persists, the server is out of file descriptors or git is not on PATH.`);
+    ended = true;
+    onEnd();
+    wake?.();
+  });
+  if (!child.stdout || !child.stderr) {
+    ended = true;
+    failure = new GitError('Could not start git (no pipes: the server may be out of file descriptors). Try again.');
+  } else child.stdout.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
     const parts = (partial + chunk).split(separator);
     partial = parts.pop() ?? '';
     records.push(...parts);
-    if (records.length >= Math.max(HIGH_WATER, wanted)) child.stdout.pause();
+    if (records.length >= Math.max(HIGH_WATER, wanted)) child.stdout?.pause();
     wake?.();
   });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < 4096) stderr += chunk;
   });
   child.on('close', (code) => {
     ended = true;
     if (partial.trim()) records.push(partial);
-    if (code !== 0 && code !== null && records.length === 0) failure = new GitError(`git failed: ${stderr.trim().replace(/\n+/g, ' ').slice(0, 500)}`);
+    if (code !== 0 && code !== null && records.length === 0) failure = new GitError(`git failed: ${withholdFileContent(stderr).trim().replace(/\n+/g, ' ').slice(0, 500)}`);
     onEnd();
     wake?.();
   });
@@ -56,7 +66,7 @@ function streamOf(child: Child, key: string, separator: string, position: number
     while (!enough() && !ended) {
       progress?.();
       if (signal?.aborted) throw new GitError('The call was cancelled; git was stopped.');
-      child.stdout.resume();
+      child.stdout?.resume();
       await new Promise<void>((resolve) => {
         const done = () => {
           signal?.removeEventListener('abort', done);
@@ -89,7 +99,7 @@ function streamOf(child: Child, key: string, separator: string, position: number
       }
       const page = records.splice(0, n).map((record) => record.replace(/^\n/, ''));
       (stream as { position: number }).position += page.length;
-      if (records.length < HIGH_WATER) child.stdout.resume();
+      if (records.length < HIGH_WATER) child.stdout?.resume();
       return page;
     },
     async more(signal) {
@@ -98,6 +108,9 @@ function streamOf(child: Child, key: string, separator: string, position: number
     },
     close() {
       if (!ended) child.kill('SIGKILL');
+      // A paused pipe is never read to its end, so it would never close by itself.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
     },
   };
   return stream;

@@ -6,12 +6,35 @@ import type { GitRunner } from './safe-git.js';
 import { ArgumentError, assertNotOption } from './validate.js';
 
 /**
- * The programs run at the other end (locally, for a local remote): given on the command
- * line, which wins over `remote.<name>.uploadpack`/`receivepack` in the repository's
- * config (a `-c` would not: git warns "more than one uploadpack given" and uses the first).
+ * Settings for the git that runs at the other end of a local remote, in that
+ * repository, with its config and hooks: they are as untrusted as ours, and git clears
+ * GIT_CONFIG_PARAMETERS for a local transport, so our own `-c` settings do not reach it.
+ * Hooks off (pre-receive, update, post-receive, post-update, reference-transaction,
+ * proc-receive, push-to-checkout), no checkout in its work tree (`updateInstead` would
+ * run its filters), no gc, no fsmonitor, no alternate-refs program.
  */
-export const UPLOAD_PACK = '--upload-pack=git-upload-pack';
-export const RECEIVE_PACK = '--receive-pack=git-receive-pack';
+const LOCAL_END = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.alternateRefsCommand=',
+  'receive.denyCurrentBranch=refuse',
+  'receive.autogc=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+].flatMap((setting) => ['-c', setting]);
+
+/**
+ * The program run at the other end, given on the command line, which wins over
+ * `remote.<name>.uploadpack`/`receivepack` in the repository's config (a `-c` would not:
+ * git warns "more than one uploadpack given" and uses the first). For a network remote
+ * it is git's own name (a server accepts nothing else); for a local one, git run through
+ * the shell with LOCAL_END.
+ */
+export function packProgram(direction: 'fetch' | 'push', local: boolean): string {
+  const option = direction === 'fetch' ? '--upload-pack' : '--receive-pack';
+  const program = direction === 'fetch' ? 'upload-pack' : 'receive-pack';
+  return local ? `${option}=git ${LOCAL_END.join(' ')} ${program}` : `${option}=git-${program}`;
+}
 
 /** A remote the repository already has, checked for use by fetch, pull or push. */
 export interface CheckedRemote {
@@ -19,6 +42,8 @@ export interface CheckedRemote {
   url: string;
   /** `-c` settings for this operation: the transports allowed, the user's own ssh and credential helpers. */
   config: string[];
+  /** `--upload-pack=...` or `--receive-pack=...` (see `packProgram`). */
+  pack: string;
 }
 
 type Transport = 'https' | 'ssh' | 'git' | 'file';
@@ -97,10 +122,13 @@ export async function checkRemote(
   const transports = new Set<Transport>();
   for (const url of urls) transports.add(await transportOf(url, repo, areas));
   const config: string[] = [];
+  if (transports.has('file') && transports.size > 1) {
+    throw new ArgumentError(`Remote "${name}" mixes a local path with network URLs (${urls.join(', ')}); use one remote for each. Refused.`);
+  }
   for (const transport of transports) config.push('-c', `protocol.${transport}.allow=always`);
   config.push('-c', 'fetch.recurseSubmodules=false', '-c', 'push.recurseSubmodules=no', '-c', 'push.followTags=false');
   const ssh = (await trustedValues(git, repo, 'core.sshCommand', signal)).pop();
   config.push('-c', `core.sshCommand=${ssh ?? 'ssh -o BatchMode=yes'}`);
   for (const helper of await trustedValues(git, repo, 'credential.helper', signal)) config.push('-c', `credential.helper=${helper}`);
-  return { name, url: urls[0], config };
+  return { name, url: urls[0], config, pack: packProgram(direction, transports.has('file')) };
 }

@@ -2,6 +2,7 @@ import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { isWithinPath } from '@mcp-reference/shared';
+import { metadataOutside, type MetadataCache } from './metadata-guard.js';
 
 /** A repository this server may work in, with everything resolved to real paths. */
 export interface Repo {
@@ -66,7 +67,7 @@ export async function allowedAreas(ceiling: readonly string[], rootDirs: readonl
  * inside the allowed areas. A `.git` file (worktree, submodule) or a `commondir` that
  * leads outside every allowed area is refused: git would otherwise read and write there.
  */
-export async function resolveRepo(requested: string, areas: readonly string[]): Promise<Repo> {
+export async function resolveRepo(requested: string, areas: readonly string[], cache?: MetadataCache): Promise<Repo> {
   if (areas.length === 0) throw new AccessError(NO_REPOSITORY);
   if (typeof requested !== 'string' || requested.trim() === '' || requested.includes('\0')) {
     throw new AccessError('repo_path must be the path of a repository (or a directory inside one).');
@@ -108,5 +109,7 @@ export async function resolveRepo(requested: string, areas: readonly string[]): 
   if (!(await stat(path.join(gitDir, 'HEAD')).then(() => true, () => false))) {
     throw new AccessError(`${gitDir} is not a git directory (no HEAD).`);
   }
+  const escape = await metadataOutside([gitDir, commonDir], path.join(commonDir, 'objects'), inside, cache);
+  if (escape) throw new AccessError(escape);
   return { root, gitDir, commonDir, id: repoId(root) };
 }

@@ -1,15 +1,14 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { driverOverrides, runGit, spawnGit, type RunOptions, type RunResult } from './git-runner.js';
+import { runGit, spawnGit, type RunOptions, type RunResult } from './git-runner.js';
 import { createRecordStreams, type RecordStream } from './record-stream.js';
 import type { Repo } from './repo.js';
 import { createCatFile, type CatResult } from './cat-file.js';
+import { untrustedOverrides, type GitlinkCache } from './untrusted-config.js';
 
 /**
  * Runs git in a repository with the per-driver overrides its config calls for
- * (see `driverOverrides`), and serializes writes to each repository. The overrides are
- * recomputed whenever a config file git read (includes too) or HEAD (for
- * `includeIf "onbranch:"`) changes.
+ * (see `untrustedOverrides`), read afresh for every git command: whatever was checked
+ * before is stale after any write (a reset can bring back an include), and serializes
+ * writes to each repository.
  */
 export interface GitRunner {
   run(repo: Repo, args: readonly string[], options?: RunOptions): Promise<RunResult>;
@@ -30,44 +29,13 @@ export interface GitRunner {
   close(): void;
 }
 
-interface CachedOverrides {
-  key: string;
-  files: string[];
-  overrides: string[];
-}
-
-async function stamp(files: readonly string[]): Promise<string> {
-  const parts = await Promise.all(
-    files.map((file) => stat(file).then((s) => `${file}:${s.mtimeMs}:${s.size}:${s.ino}`, () => `${file}:-`)),
-  );
-  return parts.join('|');
-}
-
 export function createGitRunner(): GitRunner {
-  const cache = new Map<string, CachedOverrides>();
   const queues = new Map<string, Promise<unknown>>();
   const cat = createCatFile();
   const records = createRecordStreams();
 
-  async function overridesFor(repo: Repo, signal?: AbortSignal): Promise<string[]> {
-    const base = [path.join(repo.commonDir, 'config'), path.join(repo.gitDir, 'config.worktree'), path.join(repo.gitDir, 'HEAD')];
-    const cached = cache.get(repo.gitDir);
-    if (cached && cached.key === (await stamp(cached.files))) return cached.overrides;
-    const { stdout } = await runGit(repo, ['config', '--list', '--show-scope', '--show-origin', '--name-only', '-z'], { signal, okCodes: [1] });
-    const fields = stdout.toString('utf8').split('\0');
-    const names: string[] = [];
-    const files = new Set(base);
-    for (let i = 0; i + 2 < fields.length; i += 3) {
-      const [scope, origin, name] = [fields[i], fields[i + 1], fields[i + 2]];
-      if (origin.startsWith('file:')) files.add(path.resolve(repo.root, origin.slice(5)));
-      // The repository's own config (and what it includes) is untrusted; the user's is not.
-      if (scope === 'local' || scope === 'worktree' || scope === 'unknown') names.push(name);
-    }
-    const list = [...files];
-    const overrides = driverOverrides(names);
-    cache.set(repo.gitDir, { key: await stamp(list), files: list, overrides });
-    return overrides;
-  }
+  const gitlinks: GitlinkCache = new Map();
+  const overridesFor = (repo: Repo, signal?: AbortSignal) => untrustedOverrides(repo, signal, gitlinks);
 
   return {
     async run(repo, args, options = {}) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BaseContext } from '@mcp-reference/shared';
+import type { AnyObject, BaseContext, ToolDefinition } from '@mcp-reference/shared';
 import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import type { RunOptions, RunResult } from '../lib/git-runner.js';
@@ -97,4 +97,26 @@ export function progressByBytes(ctx: Ctx): (bytes: number) => void {
     last = bytes;
     void ctx.progress(bytes, undefined, `${Math.round(bytes / 1024)} KB read`);
   };
+}
+
+/**
+ * The official server's schema (pydantic `Optional[...] = None`) lets a client send an
+ * explicit `null` for an optional field, and some clients do. Here each optional field
+ * accepts null too, meaning "not given": the handler gets the arguments read again
+ * without the nulls, so defaults apply as if the field were absent.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function acceptNull<T extends ToolDefinition<AnyObject, AnyObject, any>>(tool: T): T {
+  const loose: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(tool.input.shape)) {
+    const f = field as z.ZodType;
+    if (!f.safeParse(undefined).success) loose[key] = f;
+    else loose[key] = f.description === undefined ? f.nullable() : f.nullable().describe(f.description);
+  }
+  return {
+    ...tool,
+    input: z.object(loose),
+    handler: (args: Record<string, unknown>, ctx: Parameters<T['handler']>[1]) =>
+      tool.handler(tool.input.parse(Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null))), ctx),
+  } as T;
 }

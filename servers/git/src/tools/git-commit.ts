@@ -16,7 +16,7 @@ export const gitCommit = defineTool({
     const repo = await ctx.repos.resolve(repo_path);
     return ctx.git.exclusive(repo, async () => {
       // The message goes through a file (-F): it is never an argument, so never an option.
-      await withMessageFile(message, (file) => git(ctx, repo, ['commit', '--no-verify', '--no-gpg-sign', '--cleanup=strip', '-F', file]));
+      await withMessageFile(message, (file) => git(ctx, repo, ['commit', '--no-verify', '--no-gpg-sign', '--cleanup=verbatim', '-F', file]));
       const [commit] = parseLog((await git(ctx, repo, ['log', '-1', LOG_FORMAT])).stdout.toString());
       const branch = (await git(ctx, repo, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [1] })).stdout.toString().trim() || null;
       const links = [commitLink(ctx, repo, commit)];

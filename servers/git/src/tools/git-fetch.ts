@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { checkRemote, UPLOAD_PACK } from '../lib/remote.js';
+import { checkRemote } from '../lib/remote.js';
 import { repoPath, repository, git } from './common.js';
 
 export const remoteName = z.string().default('origin').describe('A remote already configured in the repository (default origin)');
@@ -28,7 +28,7 @@ export const gitFetch = defineTool({
     return ctx.git.exclusive(repo, async () => {
       const run = (args: string[]) => git(ctx, repo, args);
       const before = await remoteRefs(run, remote);
-      await git(ctx, repo, ['fetch', UPLOAD_PACK, '--no-recurse-submodules', '--no-write-fetch-head', ...(prune ? ['--prune'] : []), '--end-of-options', remote], { config: checked.config });
+      await git(ctx, repo, ['fetch', checked.pack, '--no-recurse-submodules', '--no-write-fetch-head', ...(prune ? ['--prune'] : []), '--end-of-options', remote], { config: checked.config });
       const after = await remoteRefs(run, remote);
       const updated = [...new Set([...before.keys(), ...after.keys()])]
         .filter((ref) => before.get(ref) !== after.get(ref))

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { checkRemote, UPLOAD_PACK } from '../lib/remote.js';
+import { checkRemote } from '../lib/remote.js';
 import { checkRefName, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, branchLink } from './common.js';
 import { remoteName } from './git-fetch.js';
@@ -30,7 +30,7 @@ export const gitPull = defineTool({
       await git(
         ctx,
         repo,
-        ['pull', UPLOAD_PACK, '--ff-only', '--no-rebase', '--no-recurse-submodules', '--no-edit', '--no-stat', '--end-of-options', remote, `refs/heads/${name}`],
+        ['pull', checked.pack, '--ff-only', '--no-rebase', '--no-recurse-submodules', '--no-edit', '--no-stat', '--end-of-options', remote, `refs/heads/${name}`],
         { config: checked.config },
       );
       const after = await head();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { checkRemote, RECEIVE_PACK } from '../lib/remote.js';
+import { checkRemote } from '../lib/remote.js';
 import { checkRefName, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, branchLink } from './common.js';
 import { remoteName } from './git-fetch.js';
@@ -36,7 +36,7 @@ export const gitPush = defineTool({
       const { stdout } = await git(
         ctx,
         repo,
-        ['push', RECEIVE_PACK, '--porcelain', '--no-verify', '--no-signed', '--no-recurse-submodules', '--end-of-options', remote, `refs/heads/${name}:refs/heads/${name}`],
+        ['push', checked.pack, '--porcelain', '--no-verify', '--no-signed', '--no-recurse-submodules', '--end-of-options', remote, `refs/heads/${name}:refs/heads/${name}`],
         { config: checked.config },
       );
       const line = stdout.toString('utf8').split('\n').find((row) => row.includes(`refs/heads/${name}`)) ?? '';

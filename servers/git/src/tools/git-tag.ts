@@ -72,7 +72,7 @@ export const gitCreateTag = defineTool({
       const annotated = message !== undefined;
       const tag = (messageArgs: string[]) => git(ctx, repo, ['tag', '--no-sign', ...messageArgs, '--end-of-options', tag_name, commit]);
       // The message goes through a file (-F): it is never an argument, so never an option.
-      await (message === undefined ? tag([]) : withMessageFile(message, (file) => tag(['-F', file])));
+      await (message === undefined ? tag([]) : withMessageFile(message, (file) => tag(['--cleanup=verbatim', '-F', file])));
       return ctx.result({ repository: repo.root, tag: tag_name, commit, annotated }, [
         ctx.link(uris.tag(repo.id, tag_name), { name: tag_name, mimeType: 'text/plain' }),
       ]);

@@ -18,6 +18,8 @@ import { gitFetch } from './git-fetch.js';
 import { gitPull } from './git-pull.js';
 import { gitPush } from './git-push.js';
 
+import { acceptNull } from './common.js';
+
 /** Tools that only read: all that --read-only leaves. */
 export const readTools = [
   gitStatus,
@@ -32,7 +34,7 @@ export const readTools = [
   gitTag,
   gitFileAtRef,
   gitWorktreeList,
-];
+].map(acceptNull);
 
 /** Tools that change a repository or a remote: removed by --read-only. */
-export const writeTools = [gitCommit, gitAdd, gitReset, gitCreateBranch, gitCheckout, gitCreateTag, gitStash, gitFetch, gitPull, gitPush];
+export const writeTools = [gitCommit, gitAdd, gitReset, gitCreateBranch, gitCheckout, gitCreateTag, gitStash, gitFetch, gitPull, gitPush].map(acceptNull);
