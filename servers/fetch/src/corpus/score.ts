@@ -16,6 +16,8 @@ export interface WordScore {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Tags that do not separate words: text on both sides of them runs on. */
+const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr']);
 
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
@@ -33,7 +35,7 @@ export function htmlText(html: string): { text: string; pres: string[] } {
         if (name === 'script' || name === 'style') skip++;
         if (name === 'pre' && pre < 0) pre = text.length;
         if (name === 'br') text += '\n';
-        else if (pre < 0) text += ' ';
+        else if (pre < 0 && !INLINE.has(name)) text += ' ';
       },
       ontext(data) {
         if (!skip) text += data;
@@ -44,7 +46,7 @@ export function htmlText(html: string): { text: string; pres: string[] } {
           pres.push(text.slice(pre));
           pre = -1;
         }
-        if (pre < 0) text += ' ';
+        if (pre < 0 && !INLINE.has(name)) text += ' ';
       },
     },
     { decodeEntities: true },
@@ -54,9 +56,9 @@ export function htmlText(html: string): { text: string; pres: string[] } {
   return { text, pres };
 }
 
-/** Markdown without its syntax: link and image targets, reference escapes. */
+/** Markdown without its syntax: images (the article's text has no alt text either), link targets, escapes. */
 export function markdownText(markdown: string): string {
-  return markdown.replace(/\]\((?:[^()\s]|\([^()]*\))*\)/g, ']').replace(/\\([\\`*_[\]#>+\-.|~])/g, '$1');
+  return markdown.replace(/!\[(?:[^\]\\]|\\.)*\]\((?:[^()\s]|\([^()]*\))*\)/g, ' ').replace(/\]\((?:[^()\s]|\([^()]*\))*\)/g, ']').replace(/\\([\\`*_[\]#>+\-.|~])/g, '$1');
 }
 
 export function scoreWords(expected: string[], actual: string[]): WordScore {
@@ -76,9 +78,9 @@ export function scoreWords(expected: string[], actual: string[]): WordScore {
   return { precision, recall, f1, extra: actual.length - common, total: actual.length };
 }
 
-/** `<pre>` blocks of the article (two lines or more) whose lines all appear, as lines, in the output. */
+/** `<pre>` blocks of the article (two lines or more) whose lines all appear, as lines, in the output (quoted or not). */
 export function presKept(pres: string[], markdown: string): { total: number; kept: number } {
-  const lines = new Set(markdown.split('\n').map((line) => line.trim()));
+  const lines = new Set(markdown.split('\n').map((line) => line.replace(/^(?:>\s?)+/, '').trim()));
   let total = 0;
   let kept = 0;
   for (const pre of pres) {

@@ -38,7 +38,6 @@ const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination
 const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
-const COMMAS = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
 const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
 const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
@@ -62,13 +61,27 @@ export interface ExtractedArticle {
   length: number;
 }
 
-const collapsedLength = (text: string) => text.replace(/\s{2,}/g, ' ').length;
-const commaCount = (text: string) => {
-  COMMAS.lastIndex = 0;
-  let n = 0;
-  while (COMMAS.exec(text)) n++;
-  return n;
-};
+/** Length (whitespace runs counted once) and commas of a text node, computed once: text never changes. */
+function measureText(node: HNode): void {
+  if (node.len !== undefined) return;
+  const text = node.data;
+  let len = 0;
+  let commas = 0;
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
+      if (!space) len++;
+      space = true;
+      continue;
+    }
+    space = false;
+    len++;
+    if (c === 0x2c || c === 0x60c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32 || c === 0xff0c) commas++;
+  }
+  node.len = len;
+  node.commas = commas;
+}
 const isHashLink = (href: string | undefined) => !!href && /^#.+/.test(href);
 
 /** Text length, link text length (hash links count 0.3) and commas of every element below `node`. */
@@ -78,9 +91,9 @@ export function measure(node: HNode): void {
   let commas = 0;
   for (let child = node.first; child; child = child.next) {
     if (isText(child)) {
-      if (!child.data) continue;
-      len += collapsedLength(child.data);
-      commas += commaCount(child.data);
+      measureText(child);
+      len += child.len!;
+      commas += child.commas!;
       continue;
     }
     measure(child);
@@ -454,7 +467,7 @@ const DATA_TABLE = 'data-mcp-table';
  * parents as Readability removes them, with the counts it needs gathered on the way up.
  */
 function cleanConditionally(root: HNode, tags: Set<string>, flags: number, countInputs: boolean): void {
-  if (!(flags & CLEAN_CONDITIONALLY)) return;
+  const cleaning = (flags & CLEAN_CONDITIONALLY) !== 0;
   const visit = (node: HNode, inDataTable: boolean, inCode: boolean, inFigure: boolean): Counts => {
     const counts: Counts = { p: 0, img: 0, li: 0, input: 0, headingLen: 0, listLen: 0, textish: false, dataTable: false };
     let len = 0;
@@ -464,13 +477,14 @@ function cleanConditionally(root: HNode, tags: Set<string>, flags: number, count
     for (let child = node.first; child; ) {
       const next = child.next;
       if (isText(child)) {
-        len += collapsedLength(child.data);
-        commas += commaCount(child.data);
+        measureText(child);
+        len += child.len!;
+        commas += child.commas!;
         child = next;
         continue;
       }
       const inner = visit(child, inDataTable || data, inCode || node.tag === 'code', inFigure || node.tag === 'figure');
-      if (tags.has(child.tag) && shouldRemove(child, inner, inDataTable || data, inCode || node.tag === 'code', inFigure || node.tag === 'figure')) {
+      if (cleaning && tags.has(child.tag) && shouldRemove(child, inner, inDataTable || data, inCode || node.tag === 'code', inFigure || node.tag === 'figure')) {
         detach(child);
         child = next;
         continue;
@@ -549,15 +563,12 @@ function removeWhere(root: HNode, test: (node: HNode) => boolean): void {
 /** Readability's _prepArticle, as far as markdown needs it. */
 function prepArticle(article: HNode, flags: number): void {
   for (const node of collect(article, (n) => n.tag === 'table')) if (isDataTable(node)) node.attrs[DATA_TABLE] = '1';
-  measure(article);
   cleanConditionally(article, new Set(['form', 'fieldset']), flags, true);
   removeWhere(article, (node) => node.tag === 'footer' || node.tag === 'aside' || node.tag === 'input');
-  measure(article);
   for (let top = firstElement(article); top; top = nextElement(top)) {
     removeWhere(top, (node) => SHARE.test(`${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`) && node.len! < CHAR_THRESHOLD);
   }
   removeWhere(article, (node) => (node.tag === 'h1' || node.tag === 'h2') && classWeight(node, flags) < 0);
-  measure(article);
   cleanConditionally(article, new Set(['table', 'ul', 'div']), flags, false);
   removeWhere(article, (node) => node.tag === 'p' && node.len === 0 && !collect(node, (n) => n.tag === 'img' || n.tag === 'math').length);
   // A table of one cell is its cell.
@@ -572,7 +583,6 @@ function prepArticle(article: HNode, flags: number): void {
     cell.tag = phrasing ? 'p' : 'div';
     if (table.parent) replace(table, cell);
   }
-  measure(article);
 }
 
 function collect(root: HNode, test: (node: HNode) => boolean): HNode[] {
