@@ -34,7 +34,7 @@ export function htmlText(html: string): { text: string; pres: string[] } {
       onopentag(name) {
         if (name === 'script' || name === 'style') skip++;
         if (name === 'pre' && pre < 0) pre = text.length;
-        if (name === 'br') text += '\n';
+        if (name === 'br' || (pre >= 0 && name !== 'pre' && !INLINE.has(name))) text += '\n';
         else if (pre < 0 && !INLINE.has(name)) text += ' ';
       },
       ontext(data) {

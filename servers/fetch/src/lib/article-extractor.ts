@@ -192,6 +192,44 @@ function markBlocks(node: HNode, out: Set<HNode>): boolean {
   return has;
 }
 
+/** Skips whitespace-only text nodes (Readability's _nextNode). */
+function skipBlank(node: HNode | null): HNode | null {
+  while (node && isText(node) && !node.data.trim()) node = node.next;
+  return node;
+}
+
+/** Readability's _replaceBrs: two or more <br> in a row end a paragraph; what follows becomes a <p>. */
+function replaceBrs(root: HNode): void {
+  // Not inside <pre>, where every <br> is a line of the code.
+  for (const br of collect(root, (node) => node.tag === 'br', (node) => node.tag === 'pre')) {
+    if (!br.parent) continue;
+    let next = skipBlank(br.next);
+    let replaced = false;
+    while (next && next.tag === 'br') {
+      replaced = true;
+      const after = next.next;
+      detach(next);
+      next = skipBlank(after);
+    }
+    if (!replaced) continue;
+    const p = element('p');
+    const parent = br.parent;
+    replace(br, p);
+    for (let at = p.next; at; ) {
+      if (at.tag === 'br') {
+        const following = skipBlank(at.next);
+        if (following && following.tag === 'br') break;
+      }
+      if (!isPhrasing(at)) break;
+      const after = at.next;
+      append(p, at);
+      at = after;
+    }
+    while (p.last && isWhitespace(p.last)) detach(p.last);
+    if (parent.tag === 'p') parent.tag = 'div';
+  }
+}
+
 interface WalkState {
   title: string;
   byline?: string;
@@ -201,6 +239,7 @@ interface WalkState {
 /** One attempt of Readability's _grabArticle on a fresh tree. */
 function grab(page: ParsedPage, flags: number, state: WalkState): HNode {
   const body = page.body;
+  replaceBrs(body);
   measure(page.root);
   const withBlocks = new Set<HNode>();
   markBlocks(page.root, withBlocks);
@@ -585,12 +624,12 @@ function prepArticle(article: HNode, flags: number): void {
   }
 }
 
-function collect(root: HNode, test: (node: HNode) => boolean): HNode[] {
+function collect(root: HNode, test: (node: HNode) => boolean, skip?: (node: HNode) => boolean): HNode[] {
   const found: HNode[] = [];
   let at = root.first;
   while (at && at !== root) {
     if (!isText(at) && test(at)) found.push(at);
-    if (at.first) at = at.first;
+    if (at.first && !(skip && skip(at))) at = at.first;
     else {
       while (at && at !== root && !at.next) at = at.parent;
       if (!at || at === root) break;

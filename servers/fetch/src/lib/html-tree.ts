@@ -277,5 +277,5 @@ export function parseHtml(html: string): ParsedPage {
     }
     append(root, body);
   }
-  return { root, body, title: title.replace(/\s+/g, ' ').trim(), lang, metas, jsonLd };
+  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd };
 }

@@ -48,7 +48,12 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
       if (at.tag === 'annotation' && /tex/i.test(at.attrs.encoding ?? '')) tex = textContent(at).trim();
     }
     if (tex) return math.attrs.display === 'block' ? `$$${tex}$$` : `$${tex}$`;
-    return textContent(math).replace(/\s+/g, ' ').trim();
+    // Without TeX: the tokens (mi, mo, mn...) in order, one space apart.
+    const tokens: string[] = [];
+    for (let at = firstElement(math); at; at = nextElementDeep(at, math)) {
+      for (let child = at.first; child; child = child.next) if (isText(child) && child.data.trim()) tokens.push(child.data.trim());
+    }
+    return tokens.join(' ');
   };
 
   const imageSource = (img: HNode): string | undefined => {
@@ -235,8 +240,10 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
         if (isText(child)) parts.push(child.data);
         else if (child.tag === 'br') parts.push('\n');
         else {
+          const isBlock = !INLINE.has(child.tag);
+          if (isBlock && parts.length && !parts[parts.length - 1].endsWith('\n')) parts.push('\n');
           walk(child);
-          if (!INLINE.has(child.tag) && parts.length && !parts[parts.length - 1].endsWith('\n')) parts.push('\n');
+          if (isBlock && parts.length && !parts[parts.length - 1].endsWith('\n')) parts.push('\n');
         }
       }
     };
