@@ -29,6 +29,11 @@ export const SHAPES: Shape[] = [
     page: (n) => `<html><body><p>start</p>${'<div>'.repeat(n)}deep text${'</div>'.repeat(n)}</body></html>`,
   },
   {
+    name: 'stray close tags under deep nesting',
+    n: 20_000,
+    page: (n) => `<html><body><p>start</p>${'<div>'.repeat(n)}deep text${'</span>'.repeat(n)}</body></html>`,
+  },
+  {
     name: 'table rows',
     n: 4_000,
     page: (n) =>

@@ -171,6 +171,8 @@ function hidden(attrs: Record<string, string>): boolean {
  */
 class TopFirstStack {
   private items: string[] = [];
+  /** Open elements by name, so a close tag with no open element is refused without a scan. */
+  private open = new Map<string, number>();
   get 0(): string | undefined {
     return this.items[this.items.length - 1];
   }
@@ -178,15 +180,22 @@ class TopFirstStack {
     return this.items.length;
   }
   set length(n: number) {
-    this.items.length = n === 0 ? 0 : this.items.length;
+    if (n !== 0) return;
+    this.items.length = 0;
+    this.open.clear();
   }
   unshift(name: string): number {
+    this.open.set(name, (this.open.get(name) ?? 0) + 1);
     return this.items.push(name);
   }
   shift(): string | undefined {
-    return this.items.pop();
+    const name = this.items.pop();
+    if (name !== undefined) this.open.set(name, this.open.get(name)! - 1);
+    return name;
   }
+  /** Distance from the top; the caller then closes everything above it, so scans add up to the tags opened. */
   indexOf(name: string): number {
+    if (!this.open.get(name)) return -1;
     for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i] === name) return this.items.length - 1 - i;
     return -1;
   }
