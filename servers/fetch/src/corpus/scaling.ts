@@ -34,6 +34,16 @@ export const SHAPES: Shape[] = [
     page: (n) => `<html><body><p>start</p>${'<div>'.repeat(n)}deep text${'</span>'.repeat(n)}</body></html>`,
   },
   {
+    name: 'a run of spaces in a <pre>',
+    n: 200_000,
+    page: (n) => `<html><body><article><p>${prose(0)}</p><pre>start${' '.repeat(n)}end</pre></article></body></html>`,
+  },
+  {
+    name: 'a run of spaces in a <meta property>',
+    n: 200_000,
+    page: (n) => `<html><head><meta property="og:${' '.repeat(n)}x" content="y"><title>T</title></head><body><p>${prose(0)}</p></body></html>`,
+  },
+  {
     name: 'table rows',
     n: 4_000,
     page: (n) =>

@@ -117,7 +117,8 @@ export function articleMetadata(page: ParsedPage, headings: () => { h1: string[]
     const content = meta.content;
     if (!content) continue;
     let matched = false;
-    if (meta.property) {
+    // Real property names are short; PROPERTY is unanchored, so a long one would cost quadratic time.
+    if (meta.property && meta.property.length <= 200) {
       const found = meta.property.match(PROPERTY);
       if (found) {
         matched = true;

@@ -248,7 +248,12 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
       }
     };
     walk(pre);
-    return parts.join('').replace(/^\n/, '').replace(/\s+$/, '');
+    // Not /\s+$/: on a long run of spaces inside the block that regex takes quadratic time.
+    const text = parts.join('');
+    const start = text.startsWith('\n') ? 1 : 0;
+    let end = text.length;
+    while (end > start && /\s/.test(text[end - 1])) end--;
+    return text.slice(start, end);
   };
 
   const block = (el: HNode, out: string[]): void => {
