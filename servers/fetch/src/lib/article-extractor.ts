@@ -21,7 +21,7 @@
 // re-reading a subtree per element, and siblings are linked lists.
 import { textSimilarity, type ArticleMetadata } from './article-metadata.js';
 import {
-  append, detach, element, elementCount, firstElement, insertBefore, isText, nextElement, nextNode, replace, textContent,
+  append, clonePage, detach, element, elementCount, firstElement, insertBefore, isText, nextElement, nextNode, replace, textContent,
   type HNode, type ParsedPage,
 } from './html-tree.js';
 
@@ -639,17 +639,16 @@ function collect(root: HNode, test: (node: HNode) => boolean, skip?: (node: HNod
   return found;
 }
 
-/**
- * The article of a page. `parse` is called once per attempt (each attempt changes the
- * tree it works on).
- */
-export function extractArticle(parse: () => ParsedPage, metadata: ArticleMetadata, first?: ParsedPage): ExtractedArticle {
+/** The article of a page. Each attempt works on its own copy of the tree (each changes the tree it works on). */
+export function extractArticle(page: ParsedPage, metadata: ArticleMetadata): ExtractedArticle {
   const state: WalkState = { title: metadata.title, metadataByline: !!metadata.byline };
   const attempts: { content: HNode; length: number }[] = [];
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
-  let page = first ?? parse();
+  // Copying a tree costs a fraction of parsing the page again.
+  const pristine = clonePage(page);
+  let current = page;
   for (;;) {
-    const content = grab(page, flags, state);
+    const content = grab(current, flags, state);
     const length = content.len!;
     if (length >= CHAR_THRESHOLD) return { content, byline: state.byline, length };
     attempts.push({ content, length });
@@ -657,7 +656,7 @@ export function extractArticle(parse: () => ParsedPage, metadata: ArticleMetadat
     else if (flags & WEIGHT_CLASSES) flags &= ~WEIGHT_CLASSES;
     else if (flags & CLEAN_CONDITIONALLY) flags &= ~CLEAN_CONDITIONALLY;
     else break;
-    page = parse();
+    current = clonePage(pristine);
   }
   attempts.sort((a, b) => b.length - a.length);
   return { content: attempts[0].content, byline: state.byline, length: attempts[0].length };

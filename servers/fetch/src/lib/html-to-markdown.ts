@@ -41,7 +41,7 @@ export function htmlToMarkdown(input: ConvertInput): Converted {
     }
     return { h1, h2 };
   });
-  const article = extractArticle(() => parseHtml(input.html), metadata, page);
+  const article = extractArticle(page, metadata);
   const markdown = toMarkdown(article.content, input.url);
   const excerpt = metadata.excerpt ?? firstParagraph(article.content);
   const converted: Converted = { title: metadata.title, markdown };

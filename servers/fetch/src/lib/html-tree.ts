@@ -156,6 +156,23 @@ export function nextNode(node: HNode, skipChildren = false): HNode | null {
   return null;
 }
 
+/** A deep copy of a parsed page (attributes copied too: the extractor changes tags and attributes). */
+export function clonePage(page: ParsedPage): ParsedPage {
+  let body: HNode | undefined;
+  const copy = (node: HNode): HNode => {
+    const text = isText(node);
+    const out: HNode = { tag: node.tag, attrs: text ? node.attrs : { ...node.attrs }, data: node.data, parent: null, first: null, last: null, prev: null, next: null };
+    if (text) {
+      out.len = node.len;
+      out.commas = node.commas;
+    } else if (node === page.body) body = out;
+    for (let child = node.first; child; child = child.next) append(out, copy(child));
+    return out;
+  };
+  const root = copy(page.root);
+  return { ...page, root, body: body ?? root };
+}
+
 function hidden(attrs: Record<string, string>): boolean {
   if (attrs.hidden !== undefined) return true;
   if (attrs['aria-hidden'] === 'true' && !(attrs.class ?? '').includes('fallback-image')) return true;
