@@ -5,7 +5,12 @@
 //   every step (what a server without a cache pays, the older servers' behaviour);
 // - our engine vs linkedom + @mozilla/readability + turndown (the usual stack) on 1 MB;
 // - output quality on generated news, docs, blog and forum pages;
-// - peak memory of 100 concurrent fetches, and cold start vs the official filesystem server.
+// - peak memory of 100 concurrent fetches, and cold start vs the official filesystem server;
+// - article extraction on a corpus of real pages with the article each must yield (word F1,
+//   titles, boilerplate, <pre> line breaks) and its speed, against the usual stack on the
+//   same pages: the fetch package's test-corpus, or Readability's whole test suite when
+//   FETCH_QUALITY_CORPUS names its test/test-pages folder;
+// - conversion time at N and 2N for page shapes that once took quadratic time.
 // The peer the issue names (`mcp-fetch-server` from npm) and the official fetch server
 // (Python) are not installed here, so no row compares against them directly.
 import { existsSync } from 'node:fs';
@@ -23,6 +28,9 @@ import type { Sample } from './stats.js';
 import { ensureSmallDir } from './tree.js';
 import { htmlToMarkdown } from '../../servers/fetch/src/lib/html-to-markdown.js';
 import { blogPost, checkConversion, docsPage, forumThread, largeArticle, newsArticle, type GeneratedPage } from './fetch-pages.js';
+import { loadCorpus, scorePage, summarize, type CorpusPage, type PageResult } from '../../servers/fetch/src/corpus/quality.js';
+import { SHAPES } from '../../servers/fetch/src/corpus/scaling.js';
+import { readdirSync } from 'node:fs';
 
 export interface FetchBenchOptions {
   runs: number;
@@ -37,6 +45,10 @@ const TARGETS = {
   engine: { kind: 'ratio', max: 0.5 },
   quality: { kind: 'below', max: 1 },
   coldStart: { kind: 'ratio', max: 0.7 },
+  // Issue 25: extraction at most a quarter of the usual stack's time, and linear.
+  extractionSpeed: { kind: 'ratio', max: 0.25 },
+  linear: { kind: 'ratio', max: 2.5 },
+  none: { kind: 'below', max: 1 },
   info: { kind: 'info' },
 } satisfies Record<string, Target>;
 
@@ -54,14 +66,17 @@ function loadEngines() {
   const { Readability } = require('@mozilla/readability') as { Readability: new (doc: unknown) => { parse(): { content: string } | null } };
   const TurndownService = require('turndown') as new () => { use(p: unknown): void; turndown(html: string): string };
   const { gfm } = require('turndown-plugin-gfm') as { gfm: unknown };
+  const usualArticle = (html: string) => {
+    const article = new Readability(parseHTML(html).document).parse() as { content: string; title?: string } | null;
+    const service = new TurndownService();
+    service.use(gfm);
+    return { title: article?.title ?? '', markdown: service.turndown(article?.content ?? html) };
+  };
   return {
     ours: (html: string) => htmlToMarkdown({ html, url: 'http://127.0.0.1/' }).markdown,
-    usual: (html: string) => {
-      const article = new Readability(parseHTML(html).document).parse();
-      const service = new TurndownService();
-      service.use(gfm);
-      return service.turndown(article?.content ?? html);
-    },
+    usual: (html: string) => usualArticle(html).markdown,
+    oursArticle: (html: string, url: string) => htmlToMarkdown({ html, url }),
+    usualArticle,
   };
 }
 
@@ -93,12 +108,89 @@ async function serve(pages: Map<string, string>): Promise<{ server: Server; orig
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
+/** The extraction corpus: FETCH_QUALITY_CORPUS (a folder of page folders), else the fetch package's test-corpus. */
+function extractionCorpus(): { pages: CorpusPage[]; label: string } {
+  const chosen = process.env.FETCH_QUALITY_CORPUS;
+  if (chosen) return { pages: loadCorpus(chosen), label: chosen };
+  const root = join(repoRoot(), 'servers', 'fetch', 'test-corpus');
+  const pages = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => loadCorpus(join(root, entry.name)));
+  return { pages, label: 'servers/fetch/test-corpus' };
+}
+
+/**
+ * Extraction quality and speed on real pages, ours and the usual stack taking turns page
+ * by page, and conversion time at N and 2N per page shape. In this process, no server.
+ */
+export function measureExtraction(options: { runs: number; log: (line: string) => void }): { rows: RowInput[]; details: Record<string, unknown> } {
+  const { runs, log } = options;
+  const engines = loadEngines();
+  const { pages, label } = extractionCorpus();
+  log(`fetch: article extraction on ${pages.length} pages (${label}), ours and linkedom+Readability+turndown...`);
+  const ours: PageResult[] = [];
+  const usual: PageResult[] = [];
+  for (const page of pages) {
+    const time = (convert: () => { title: string; markdown: string }, times: number) => {
+      let output = convert();
+      let best = Infinity;
+      for (let i = 0; i < times; i++) {
+        const start = performance.now();
+        output = convert();
+        best = Math.min(best, performance.now() - start);
+      }
+      return { output, ms: best };
+    };
+    const a = time(() => engines.oursArticle(page.source, page.url), Math.max(1, Math.min(runs, 3)));
+    const b = time(() => engines.usualArticle(page.source), 1);
+    ours.push(scorePage(page, a.output, a.ms));
+    usual.push(scorePage(page, b.output, b.ms));
+  }
+  const o = summarize(ours);
+  const u = summarize(usual);
+  const n = o.pages;
+  const f1 = (x: number) => Math.round(x * 10_000) / 10_000;
+  const rows: RowInput[] = [
+    { measurement: `fetch: extraction, mean word F1 on ${n} pages`, unit: 'count', ours: { value: f1(o.meanF1) }, baseline: { value: f1(u.meanF1) }, baselineLabel: 'linkedom+Readability+turndown', target: TARGETS.info,
+      note: `target: at least the usual stack's minus 0.01 (${o.meanF1 >= u.meanF1 - 0.01 ? 'met' : 'NOT met'}); corpus ${label}` },
+    { measurement: `fetch: extraction, pages under 0.8 word F1 (of ${n})`, unit: 'count', ours: { value: o.under08 }, baseline: { value: u.under08 }, baselineLabel: 'usual stack', target: TARGETS.none },
+    { measurement: `fetch: extraction, titles not exactly right (of ${o.titled})`, unit: 'count', ours: { value: o.titled - o.titlesRight }, baseline: { value: u.titled - u.titlesRight }, baselineLabel: 'usual stack', target: { kind: 'below', max: Math.floor(o.titled * 0.08) + 1 } },
+    { measurement: `fetch: extraction, pages with boilerplate (over 5% of words not in the article, of ${n})`, unit: 'count', ours: { value: o.boilerplate }, baseline: { value: u.boilerplate }, baselineLabel: 'usual stack', target: { kind: 'below', max: Math.floor(n * 0.04) + 1 } },
+    { measurement: `fetch: extraction, <pre> blocks losing line breaks (of ${o.presTotal})`, unit: 'count', ours: { value: o.presTotal - o.presKept }, baseline: { value: u.presTotal - u.presKept }, baselineLabel: 'usual stack', target: TARGETS.none },
+    { measurement: `fetch: extraction, median conversion per page (${n} pages)`, unit: 'ms', ours: { value: o.medianMs }, baseline: { value: u.medianMs }, baselineLabel: 'linkedom+Readability+turndown', target: TARGETS.extractionSpeed },
+  ];
+  log('fetch: conversion time at N and 2N per page shape...');
+  const scaling: Record<string, { n: number; ms: number; ms2: number }> = {};
+  for (const shape of SHAPES) {
+    // N twice the unit test's, so that each conversion takes long enough to time on a busy machine.
+    const n = shape.n * 2;
+    const small = shape.page(n);
+    const large = shape.page(n * 2);
+    engines.oursArticle(small, 'http://127.0.0.1/');
+    let tSmall = Infinity;
+    let tLarge = Infinity;
+    for (let i = 0; i < Math.max(5, runs); i++) {
+      let start = performance.now();
+      engines.oursArticle(small, 'http://127.0.0.1/');
+      tSmall = Math.min(tSmall, performance.now() - start);
+      start = performance.now();
+      engines.oursArticle(large, 'http://127.0.0.1/');
+      tLarge = Math.min(tLarge, performance.now() - start);
+    }
+    scaling[shape.name] = { n, ms: tSmall, ms2: tLarge };
+    rows.push({ measurement: `fetch: convert ${shape.name}, 2N vs N (N = ${n})`, unit: 'ms', ours: { value: tLarge }, baseline: { value: tSmall }, baselineLabel: 'N', target: TARGETS.linear });
+  }
+  const worst = (results: PageResult[]) => [...results].sort((x, y) => x.f1 - y.f1).slice(0, 5).map((r) => ({ page: r.name, f1: f1(r.f1) }));
+  return { rows, details: { corpus: label, pages: n, ours: { ...o, results: undefined, worst: worst(ours) }, usual: { ...u, results: undefined, worst: worst(usual) }, scaling } };
+}
+
 export async function measureFetch(options: FetchBenchOptions): Promise<{ rows: RowInput[]; details: Record<string, unknown> }> {
   const { runs, log } = options;
+  const extraction = measureExtraction({ runs, log });
   const spec = ourFetch(options.entry);
   if (!existsSync(spec.entry!)) {
     log('fetch: servers/fetch/dist/cli.js not built, skipped');
-    return { rows: [], details: { skipped: 'servers/fetch/dist/cli.js not built (pnpm build)' } };
+    return { rows: extraction.rows, details: { skipped: 'servers/fetch/dist/cli.js not built (pnpm build)', extraction: extraction.details } };
   }
   const big = largeArticle(1024 * 1024);
   const shapes = [newsArticle(), docsPage(), blogPost(), forumThread()];
@@ -106,7 +198,7 @@ export async function measureFetch(options: FetchBenchOptions): Promise<{ rows: 
   const site = await serve(pages);
   const port = new URL(site.origin).port;
   const engines = loadEngines();
-  const details: Record<string, unknown> = { pageBytes: Buffer.byteLength(big.html) };
+  const details: Record<string, unknown> = { pageBytes: Buffer.byteLength(big.html), extraction: extraction.details };
   const server = start({ spec, args: ['--allow-host', `127.0.0.1:${port}`, '--ignore-robots-txt'] });
   try {
     await server.initialize();
@@ -189,6 +281,7 @@ export async function measureFetch(options: FetchBenchOptions): Promise<{ rows: 
     details.startup = { official: officialStart, fetch: fetchStart };
 
     const rows: RowInput[] = [
+      ...extraction.rows,
       { measurement: 'fetch: 1 MB article, fetch + markdown via MCP vs fetch() + same engine', unit: 'ms', ours: figure(mcpSample), baseline: figure(plainSample), baselineLabel: 'fetch()+engine', target: TARGETS.overhead },
       { measurement: 'fetch: 1 MB article, fetch + markdown via MCP', unit: 'ms', ours: figure(mcpSample), baseline: { value: 200 }, baselineLabel: 'peer, as measured in the issue', target: TARGETS.info,
         note: 'mcp-fetch-server (the npm peer) is not installed here, so this compares with the 200-290 ms the issue measured on another machine: not a same-run ratio' },

@@ -26,6 +26,14 @@ describe('fetch tool', () => {
       '/gone': (_req, res) => void res.writeHead(404).end('nope'),
       '/gzip': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('compressed body')),
       '/moved': (_req, res) => void res.writeHead(301, { location: '/article' }).end(),
+      '/with-metadata': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(
+          articlePage('Why the tides rise so high - Harbour Times', sentences(6)).replace(
+            '<title>',
+            '<meta property="og:site_name" content="Harbour Times"><meta name="author" content="Ann Tide">' +
+              '<meta property="article:published_time" content="2026-05-04"><meta name="description" content="Why the tides rise."><title>',
+          ),
+        ),
     });
     session = await open({ allowHost: [`127.0.0.1:${site.port}`] });
   });
@@ -49,6 +57,11 @@ describe('fetch tool', () => {
     for (const noise of ['SCRIPT-CONTENT', 'INLINE-SCRIPT-2', 'secret-style', 'NAV-LINK-SPORT', 'COOKIE-BANNER-TEXT', 'FOOTER-PRIVACY', 'ASIDE-PROMO']) {
       expect(content).not.toContain(noise);
     }
+  });
+
+  it("gives the article's title without the site name, and its byline, site, date and excerpt", async () => {
+    const out = await session.ok<Record<string, unknown>>('fetch', { url: `${site.origin}/with-metadata`, max_length: 100 });
+    expect(out).toMatchObject({ title: 'Why the tides rise so high', byline: 'Ann Tide', site_name: 'Harbour Times', published_time: '2026-05-04', excerpt: 'Why the tides rise.' });
   });
 
   it('returns a long page in pieces, fetching and converting it once, and links to the page resource', async () => {

@@ -43,14 +43,12 @@ describe('converter', () => {
     expect((error as FetchError).code).toBe('CANCELLED');
   });
 
-  it('converts or refuses 100k nested elements within the time limit, and keeps working', async () => {
-    // htmlparser2 keeps its tag stack with Array#unshift, so very deep nesting costs
-    // quadratic time (about 10 s for 100k levels here): the time limit is what bounds it.
+  it('converts 100k nested elements, and keeps working', { timeout: 60_000 }, async () => {
+    // htmlparser2 keeps its open-tag stack with Array#unshift, which made 100k levels take
+    // ~10 s (quadratic); html-tree.ts gives it a push/pop stack, so this takes well under a second.
     converter = createConverter({ inlineBelowChars: 1000, maxWorkers: 1 });
     const nested = `<html><body><p>start</p>${'<div>'.repeat(100_000)}deep text${'</div>'.repeat(100_000)}</body></html>`;
-    const outcome = await converter.convert({ html: nested, url: 'http://e/' }, { timeoutMs: 2_000 }).catch((error: FetchError) => error);
-    if (outcome instanceof FetchError) expect(outcome.code).toBe('TIMEOUT');
-    else expect(outcome.markdown).toContain('deep text');
+    expect((await converter.convert({ html: nested, url: 'http://e/' }, { timeoutMs: 30_000 })).markdown).toContain('deep text');
     expect((await converter.convert({ html: big(100), url: 'http://e/' }, { timeoutMs: 30_000 })).markdown).toContain('Paragraph 99');
   });
 

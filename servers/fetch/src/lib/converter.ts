@@ -7,10 +7,11 @@
 // `require` them by path. Instead the CLI passes its own file as the worker entry: the
 // bundle started on a worker thread serves conversions (cli.ts checks `isMainThread`).
 // Without an entry (tests and development, where the source is TypeScript) the worker is
-// an eval'd script that loads htmlparser2 from node_modules by absolute path and runs the
-// same self-contained `convertWith`.
+// an eval'd script: html-to-markdown.ts and its imports bundled on the fly by esbuild (a
+// devDependency, resolved at run time only in that mode, so never part of the bundle).
 import { Worker, parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { FetchError } from './errors.js';
 import type { ConvertInput, Converted } from './html-to-markdown.js';
@@ -58,15 +59,17 @@ export function serveConversions(): void {
 }
 
 async function developmentSource(): Promise<string> {
-  const { convertWith } = await engine();
-  const parserPath = createRequire(import.meta.url).resolve('htmlparser2');
+  const require = createRequire(import.meta.url);
+  const esbuild = require(['esbuild'][0]) as typeof import('esbuild');
+  const entry = fileURLToPath(new URL('./html-to-markdown.ts', import.meta.url));
+  const built = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent' });
   return `
 const { parentPort } = require('node:worker_threads');
-const { Parser } = require(${JSON.stringify(parserPath)});
-const convertWith = (${convertWith.toString()});
+const engine = { exports: {} };
+(function (module, exports) { ${built.outputFiles[0].text} })(engine, engine.exports);
 parentPort.on('message', ({ id, input }) => {
   try {
-    parentPort.postMessage({ id, ok: true, value: convertWith(Parser, input) });
+    parentPort.postMessage({ id, ok: true, value: engine.exports.htmlToMarkdown(input) });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, message: String((error && error.message) || error) });
   }

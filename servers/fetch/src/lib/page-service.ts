@@ -14,6 +14,11 @@ export interface Page {
   status: number;
   contentType: string;
   title: string;
+  /** What the page says of its article (HTML pages converted to markdown only). */
+  byline?: string;
+  siteName?: string;
+  publishedTime?: string;
+  excerpt?: string;
   /** Markdown for HTML (unless raw), the text for text types, empty for images. */
   content: string;
   image?: { data: string; mimeType: string };
@@ -21,6 +26,21 @@ export interface Page {
   bodyTruncated: boolean;
   /** Served from the cache without a request, or after a 304. */
   cached: 'no' | 'fresh' | 'revalidated';
+}
+
+type Rendered = Pick<Page, 'title' | 'content' | 'image' | 'byline' | 'siteName' | 'publishedTime' | 'excerpt'>;
+
+/**
+ * One conversion, shared by every call that needs it while it runs. It stops (its worker
+ * is terminated) when the last of those calls is cancelled or dropped, and not before:
+ * one caller giving up does not fail the others.
+ */
+interface Render {
+  work: Promise<Rendered>;
+  controller: AbortController;
+  /** Calls waiting for it; a call without a signal (a poll) is never cancelled. */
+  waiting: number;
+  settled: boolean;
 }
 
 interface Entry {
@@ -31,7 +51,7 @@ interface Entry {
   etag?: string;
   lastModified?: string;
   /** Converted forms, by `raw`: computed once per fetched body. */
-  renders: Map<boolean, Promise<Pick<Page, 'title' | 'content' | 'image'>>>;
+  renders: Map<boolean, Render>;
 }
 
 export interface GetOptions {
@@ -104,33 +124,78 @@ export function createPageService(options: PageServiceOptions): PageService {
     return entry;
   };
 
-  const render = (entry: Entry, raw: boolean, signal: AbortSignal | undefined) => {
+  const render = (entry: Entry, raw: boolean, signal: AbortSignal | undefined): Promise<Rendered> => {
     const kind = entry.kind;
-    const reuse = entry.renders.get(raw && kind === 'html');
-    if (reuse) return reuse;
-    const work = (async (): Promise<Pick<Page, 'title' | 'content' | 'image'>> => {
-      const type = mediaType(entry.response.contentType);
-      if (kind === 'image') {
-        if (entry.response.truncated || entry.body.length > maxImageBytes) {
-          throw new FetchError('TOO_LARGE', `The image at ${entry.response.finalUrl} is larger than ${maxImageBytes} bytes; open it outside the conversation.`);
+    const key = raw && kind === 'html';
+    let shared = entry.renders.get(key);
+    if (!shared) {
+      const controller = new AbortController();
+      const work = (async (): Promise<Rendered> => {
+        const type = mediaType(entry.response.contentType);
+        if (kind === 'image') {
+          if (entry.response.truncated || entry.body.length > maxImageBytes) {
+            throw new FetchError('TOO_LARGE', `The image at ${entry.response.finalUrl} is larger than ${maxImageBytes} bytes; open it outside the conversation.`);
+          }
+          return { title: '', content: '', image: { data: entry.body.toString('base64'), mimeType: type } };
         }
-        return { title: '', content: '', image: { data: entry.body.toString('base64'), mimeType: type } };
-      }
-      if (kind === 'pdf') {
-        throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is a PDF; this server does not extract PDF text. Look for an HTML version of the document.`);
-      }
-      if (kind === 'binary') {
-        throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is binary content (${type || 'unknown type'}), which cannot be shown as text.`);
-      }
-      const text = decodeBody(entry.body, entry.response.contentType, kind);
-      if (kind === 'text' || raw) return { title: '', content: text };
-      const converted = await options.converter.convert({ html: text, url: entry.response.finalUrl }, { signal, timeoutMs: options.timeoutMs });
-      return { title: converted.title, content: converted.markdown };
-    })();
-    entry.renders.set(raw && kind === 'html', work);
-    // A failed or cancelled conversion is not kept: the next call tries again.
-    work.catch(() => entry.renders.delete(raw && kind === 'html'));
-    return work;
+        if (kind === 'pdf') {
+          throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is a PDF; this server does not extract PDF text. Look for an HTML version of the document.`);
+        }
+        if (kind === 'binary') {
+          throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is binary content (${type || 'unknown type'}), which cannot be shown as text.`);
+        }
+        const text = decodeBody(entry.body, entry.response.contentType, kind);
+        if (kind === 'text' || raw) return { title: '', content: text };
+        const converted = await options.converter.convert({ html: text, url: entry.response.finalUrl }, { signal: controller.signal, timeoutMs: options.timeoutMs });
+        const { title, markdown, byline, siteName, publishedTime, excerpt } = converted;
+        return { title, content: markdown, byline, siteName, publishedTime, excerpt };
+      })();
+      const current: Render = { work, controller, waiting: 0, settled: false };
+      shared = current;
+      entry.renders.set(key, current);
+      // A failed or cancelled conversion is not kept: the next call tries again.
+      work.then(
+        () => (current.settled = true),
+        () => {
+          current.settled = true;
+          if (entry.renders.get(key) === current) entry.renders.delete(key);
+        },
+      );
+    }
+    return join(shared, signal, () => {
+      if (entry.renders.get(key) === shared) entry.renders.delete(key);
+    });
+  };
+
+  /** Waits for a shared conversion on behalf of one call, which may give up alone. */
+  const join = (shared: Render, signal: AbortSignal | undefined, forget: () => void): Promise<Rendered> => {
+    if (!signal) {
+      shared.waiting = Infinity;
+      return shared.work;
+    }
+    if (signal.aborted) return Promise.reject(new FetchError('CANCELLED', 'The fetch was cancelled.'));
+    shared.waiting++;
+    return new Promise<Rendered>((resolve, reject) => {
+      const onAbort = () => {
+        shared.waiting--;
+        if (shared.waiting === 0 && !shared.settled) {
+          forget();
+          shared.controller.abort();
+        }
+        reject(new FetchError('CANCELLED', 'The fetch was cancelled.'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.work.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
   };
 
   const toPage = async (entry: Entry, raw: boolean, cached: Page['cached'], signal: AbortSignal | undefined): Promise<Page> => {

@@ -33,4 +33,13 @@ describe('robots.txt rules', () => {
     const rules = parseRobots('User-agent: other\nUser-agent: modelcontextprotocol\nDisallow: /x\n', UA);
     expect(rules.isAllowed('/x')).toBe(false);
   });
+
+  it('matches a pattern of many wildcards against a long path in linear steps, not by backtracking', () => {
+    // As a regular expression (^/.*a.*a...b) this takes exponential time: the test would hang.
+    const rules = parseRobots(`User-agent: *\nDisallow: /${'*a'.repeat(15)}*b\nDisallow: /x*y*z$\n`, UA);
+    expect(rules.isAllowed(`/${'a'.repeat(5_000)}`)).toBe(true);
+    expect(rules.isAllowed(`/${'a'.repeat(5_000)}b`)).toBe(false);
+    expect(rules.isAllowed('/x1y2z')).toBe(false);
+    expect(rules.isAllowed('/x1y2z3')).toBe(true);
+  });
 });

@@ -9,7 +9,9 @@ export const DENY_ALL: RobotsRules = { isAllowed: () => false };
 interface Rule {
   allow: boolean;
   pattern: string;
-  regex: RegExp;
+  /** The pattern without a final `$`, and whether it had one. */
+  glob: string;
+  anchored: boolean;
 }
 
 /** The product token robots.txt groups name: "ModelContextProtocol" of "ModelContextProtocol/1.0 (...)". */
@@ -17,13 +19,33 @@ export function productToken(userAgent: string): string {
   return (/^[A-Za-z_-]+/.exec(userAgent)?.[0] ?? userAgent).toLowerCase();
 }
 
-function toRegex(pattern: string): RegExp {
-  const anchored = pattern.endsWith('$');
-  const body = (anchored ? pattern.slice(0, -1) : pattern)
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}${anchored ? '$' : ''}`);
+/**
+ * Whether `path` matches a robots.txt pattern (`*` any run of characters; a final `$`
+ * anchors it at the end, else a prefix matches). Not a regular expression: `/*a*a*a...b`
+ * compiled to `.*a.*a...` backtracks exponentially on a long path, and the pattern comes
+ * from the site. This greedy matcher goes back only to the last `*`, so it takes at most
+ * (path length x pattern length) steps.
+ */
+function globMatches(glob: string, anchored: boolean, path: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < path.length) {
+    if (p === glob.length && !anchored) return true;
+    if (p < glob.length && glob[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (p < glob.length && glob[p] === path[t]) {
+      p++;
+      t++;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < glob.length && glob[p] === '*') p++;
+  return p === glob.length;
 }
 
 function normalizePath(path: string): string {
@@ -63,7 +85,8 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
     if (!current || (field !== 'allow' && field !== 'disallow')) continue;
     if (value === '') continue; // "Disallow:" with no path allows everything
     const pattern = normalizePath(value);
-    current.rules.push({ allow: field === 'allow', pattern, regex: toRegex(pattern) });
+    const anchored = pattern.endsWith('$');
+    current.rules.push({ allow: field === 'allow', pattern, glob: anchored ? pattern.slice(0, -1) : pattern, anchored });
   }
   const named = groups.filter((group) => group.agents.some((agent) => agent !== '*' && token.includes(agent)));
   const chosen = named.length ? named : groups.filter((group) => group.agents.includes('*'));
@@ -75,7 +98,7 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
       if (path === '/robots.txt') return true;
       let best: Rule | undefined;
       for (const rule of rules) {
-        if (!rule.regex.test(path)) continue;
+        if (!globMatches(rule.glob, rule.anchored, path)) continue;
         if (!best || rule.pattern.length > best.pattern.length || (rule.pattern.length === best.pattern.length && rule.allow)) best = rule;
       }
       return best?.allow ?? true;

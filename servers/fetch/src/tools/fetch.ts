@@ -36,6 +36,10 @@ export const pageOutput = z.object({
   next_start_index: z.number().int().nullable().describe('Where to continue (start_index) when the content was cut; null at the end'),
   total_length: z.number().int().describe('Characters in the whole converted page'),
   truncated: z.boolean().describe('More content exists: cut at max_length, or the body was cut at the byte cap'),
+  byline: z.string().optional().describe("The article's author(s), when the page names them"),
+  site_name: z.string().optional().describe('The name of the site, when the page gives it'),
+  published_time: z.string().optional().describe('When the article was published, as the page states it'),
+  excerpt: z.string().optional().describe("The article's summary, or its first paragraph"),
 });
 
 export type PageOutput = z.output<typeof pageOutput>;
@@ -56,6 +60,10 @@ export function pageWindow(url: string, page: Page, start: number, maxLength: nu
     next_start_index: more ? end : null,
     total_length: page.content.length,
     truncated: more || page.bodyTruncated,
+    ...(page.byline ? { byline: page.byline } : {}),
+    ...(page.siteName ? { site_name: page.siteName } : {}),
+    ...(page.publishedTime ? { published_time: page.publishedTime } : {}),
+    ...(page.excerpt ? { excerpt: page.excerpt } : {}),
   };
 }
 

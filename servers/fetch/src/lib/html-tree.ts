@@ -1,0 +1,307 @@
+// A light DOM for article extraction: elements and text nodes in doubly linked sibling
+// lists (so removing, moving or re-tagging a node costs O(1) however many siblings it
+// has), built by htmlparser2's streaming parser. What a reader never wants is not built at
+// all (scripts, styles, forms' controls, hidden subtrees); what the metadata needs from the
+// head (<title>, <meta>, JSON-LD, <html lang>) is collected on the way.
+import { Parser } from 'htmlparser2';
+
+export interface HNode {
+  /** Lower-case tag name, or '#text'. */
+  tag: string;
+  attrs: Record<string, string>;
+  /** Text of a '#text' node. */
+  data: string;
+  parent: HNode | null;
+  first: HNode | null;
+  last: HNode | null;
+  prev: HNode | null;
+  next: HNode | null;
+  /** Scratch fields of the extractor. */
+  score?: number;
+  /** Normalized text length, link text length and commas of the subtree (measured). */
+  len?: number;
+  linkLen?: number;
+  commas?: number;
+}
+
+export interface ParsedPage {
+  root: HNode;
+  body: HNode;
+  title: string;
+  lang: string;
+  /** Attributes of every <meta> element. */
+  metas: Record<string, string>[];
+  /** The text of every <script type="application/ld+json">. */
+  jsonLd: string[];
+}
+
+/** Never built: no reader wants their content. (`math` is kept: it renders from its annotation.) */
+const DROP = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas',
+  'button', 'select', 'textarea', 'dialog', 'nav', 'head', 'link', 'meta', 'title', 'base', 'audio', 'video', 'source', 'track', 'map', 'datalist', 'option',
+]);
+export const VOID = new Set(['br', 'hr', 'img', 'wbr', 'area', 'base', 'col', 'source', 'track', 'input', 'link', 'meta', 'param', 'embed', 'keygen']);
+/** Nesting deeper than this joins the deepest kept element, so no walk below recurses further. */
+export const MAX_DEPTH = 300;
+
+export function element(tag: string, attrs: Record<string, string> = {}): HNode {
+  return { tag, attrs, data: '', parent: null, first: null, last: null, prev: null, next: null };
+}
+
+export function textNode(data: string): HNode {
+  return { tag: '#text', attrs: {}, data, parent: null, first: null, last: null, prev: null, next: null };
+}
+
+export function append(parent: HNode, node: HNode): void {
+  if (node.parent) detach(node);
+  node.parent = parent;
+  node.prev = parent.last;
+  if (parent.last) parent.last.next = node;
+  else parent.first = node;
+  parent.last = node;
+}
+
+export function insertBefore(parent: HNode, node: HNode, ref: HNode | null): void {
+  if (!ref) return append(parent, node);
+  if (node.parent) detach(node);
+  node.parent = parent;
+  node.next = ref;
+  node.prev = ref.prev;
+  if (ref.prev) ref.prev.next = node;
+  else parent.first = node;
+  ref.prev = node;
+}
+
+export function detach(node: HNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  if (node.prev) node.prev.next = node.next;
+  else parent.first = node.next;
+  if (node.next) node.next.prev = node.prev;
+  else parent.last = node.prev;
+  node.parent = node.prev = node.next = null;
+}
+
+export function replace(old: HNode, node: HNode): void {
+  const parent = old.parent;
+  if (!parent) return;
+  insertBefore(parent, node, old);
+  detach(old);
+}
+
+export const isText = (node: HNode) => node.tag === '#text';
+
+export function* childElements(node: HNode): Generator<HNode> {
+  for (let child = node.first; child; child = child.next) if (!isText(child)) yield child;
+}
+
+export function firstElement(node: HNode): HNode | null {
+  let child = node.first;
+  while (child && isText(child)) child = child.next;
+  return child;
+}
+
+export function nextElement(node: HNode): HNode | null {
+  let next = node.next;
+  while (next && isText(next)) next = next.next;
+  return next;
+}
+
+export function elementCount(node: HNode, limit = Infinity): number {
+  let n = 0;
+  for (let child = node.first; child && n < limit; child = child.next) if (!isText(child)) n++;
+  return n;
+}
+
+/** Every descendant element, in document order (iterative). */
+export function* descendants(node: HNode): Generator<HNode> {
+  let at = node.first;
+  while (at && at !== node) {
+    if (!isText(at)) yield at;
+    if (at.first) at = at.first;
+    else {
+      while (at && at !== node && !at.next) at = at.parent;
+      if (!at || at === node) return;
+      at = at.next;
+    }
+  }
+}
+
+export function textContent(node: HNode): string {
+  if (isText(node)) return node.data;
+  const parts: string[] = [];
+  let at = node.first;
+  while (at && at !== node) {
+    if (isText(at)) parts.push(at.data);
+    if (at.first) at = at.first;
+    else {
+      while (at && at !== node && !at.next) at = at.parent;
+      if (!at || at === node) break;
+      at = at.next;
+    }
+  }
+  return parts.join('');
+}
+
+/** Readability's _getNextNode: depth-first, the node's children first unless `skipChildren`. */
+export function nextNode(node: HNode, skipChildren = false): HNode | null {
+  if (!skipChildren) {
+    const child = firstElement(node);
+    if (child) return child;
+  }
+  for (let at: HNode | null = node; at; at = at.parent) {
+    const sibling = nextElement(at);
+    if (sibling) return sibling;
+  }
+  return null;
+}
+
+/** A deep copy of a parsed page (attributes copied too: the extractor changes tags and attributes). */
+export function clonePage(page: ParsedPage): ParsedPage {
+  let body: HNode | undefined;
+  const copy = (node: HNode): HNode => {
+    const text = isText(node);
+    const out: HNode = { tag: node.tag, attrs: text ? node.attrs : { ...node.attrs }, data: node.data, parent: null, first: null, last: null, prev: null, next: null };
+    if (text) {
+      out.len = node.len;
+      out.commas = node.commas;
+    } else if (node === page.body) body = out;
+    for (let child = node.first; child; child = child.next) append(out, copy(child));
+    return out;
+  };
+  const root = copy(page.root);
+  return { ...page, root, body: body ?? root };
+}
+
+function hidden(attrs: Record<string, string>): boolean {
+  if (attrs.hidden !== undefined) return true;
+  if (attrs['aria-hidden'] === 'true' && !(attrs.class ?? '').includes('fallback-image')) return true;
+  if (attrs['aria-modal'] === 'true' && attrs.role === 'dialog') return true;
+  const style = attrs.style;
+  return !!style && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i.test(style);
+}
+
+/**
+ * htmlparser2 keeps its stack of open tags top first, with Array#unshift and #shift, which
+ * costs time in proportion to the depth on every tag: 100k nested elements took ~10 s.
+ * This stack keeps the same interface (top at index 0) over a push/pop array.
+ */
+class TopFirstStack {
+  private items: string[] = [];
+  /** Open elements by name, so a close tag with no open element is refused without a scan. */
+  private open = new Map<string, number>();
+  get 0(): string | undefined {
+    return this.items[this.items.length - 1];
+  }
+  get length(): number {
+    return this.items.length;
+  }
+  set length(n: number) {
+    if (n !== 0) return;
+    this.items.length = 0;
+    this.open.clear();
+  }
+  unshift(name: string): number {
+    this.open.set(name, (this.open.get(name) ?? 0) + 1);
+    return this.items.push(name);
+  }
+  shift(): string | undefined {
+    const name = this.items.pop();
+    if (name !== undefined) this.open.set(name, this.open.get(name)! - 1);
+    return name;
+  }
+  /** Distance from the top; the caller then closes everything above it, so scans add up to the tags opened. */
+  indexOf(name: string): number {
+    if (!this.open.get(name)) return -1;
+    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i] === name) return this.items.length - 1 - i;
+    return -1;
+  }
+}
+
+export function parseHtml(html: string): ParsedPage {
+  const root = element('#root');
+  let body: HNode | null = null;
+  let current = root;
+  let title = '';
+  let lang = '';
+  let titleOpen = false;
+  let jsonOpen = false;
+  let json = '';
+  const metas: Record<string, string>[] = [];
+  const jsonLd: string[] = [];
+  // One entry per open tag: 'k' kept, 's' skipped (dropped subtree), 'f' flattened (too deep).
+  const open: ('k' | 's' | 'f')[] = [];
+  let skipping = 0;
+  let depth = 0;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'title' && !title) titleOpen = true;
+        else if (name === 'meta') metas.push(attrs);
+        else if (name === 'html' && attrs.lang) lang ||= attrs.lang;
+        else if (name === 'script' && attrs.type === 'application/ld+json') jsonOpen = true;
+        if (skipping > 0 || DROP.has(name) || hidden(attrs)) {
+          if (!VOID.has(name)) {
+            skipping++;
+            open.push('s');
+          }
+          return;
+        }
+        if (depth >= MAX_DEPTH) {
+          if (!VOID.has(name)) open.push('f');
+          return;
+        }
+        const node = element(name, attrs);
+        append(current, node);
+        if (name === 'body' && !body) body = node;
+        if (!VOID.has(name)) {
+          current = node;
+          depth++;
+          open.push('k');
+        }
+      },
+      ontext(text) {
+        if (titleOpen) title += text;
+        if (jsonOpen) json += text;
+        if (skipping > 0) return;
+        const last = current.last;
+        if (last && isText(last)) last.data += text;
+        else append(current, textNode(text));
+      },
+      onclosetag(name) {
+        if (name === 'title') titleOpen = false;
+        if (jsonOpen && name === 'script') {
+          jsonOpen = false;
+          jsonLd.push(json);
+          json = '';
+        }
+        if (VOID.has(name)) return;
+        const state = open.pop();
+        if (state === 's') skipping--;
+        else if (state === 'k' && current.parent) {
+          current = current.parent;
+          depth--;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  (parser as unknown as { stack: unknown }).stack = new TopFirstStack();
+  parser.write(html);
+  parser.end();
+  if (!body) {
+    body = element('body');
+    for (let child = root.first; child; ) {
+      const next = child.next;
+      if (child.tag !== 'html') append(body, child);
+      else for (let inner = child.first; inner; ) {
+        const after = inner.next;
+        append(body, inner);
+        inner = after;
+      }
+      child = next;
+    }
+    append(root, body);
+  }
+  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd };
+}
