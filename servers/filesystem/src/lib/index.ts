@@ -66,7 +66,7 @@
  *               signal?, onProgress?, maxResults? }): Promise<{ matches, truncated, scanned }>
  *   compileSearchPattern(pattern)
  *
- * grep.ts                                       matching runs in a per-call worker (worker-channel.ts)
+ * grep.ts                                       matching runs on pooled workers (worker-channel.ts)
  *   grepFiles(root, { pattern, literal?, caseSensitive = true, include?, exclude?,
  *             contextLines?, maxResults = 200, maxFileBytes = 50 MB, maxLineLength = 500,
  *             maxOutputBytes = 4 M, timeoutMs = 120 s,
@@ -79,9 +79,12 @@
  *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb? })
  *     : Promise<{ request(req): Promise<reply>, close() }>   a worker thread for one call
  *
- * glob-guard.ts
- *   assertSafeGlobs(globs, label)                 refuses globs that could backtrack (INVALID_PATTERN)
- *   unsafeGlobReason(glob), nestedRepetition(regexSource)
+ * glob.ts                                       globs in linear time (RE2 via re2js), minimatch semantics
+ *   compileGlob(glob, { caseInsensitive?, platform? }, label): { test(path), source, negated }
+ *   globToRegExpSource(glob, options), escapeNote(glob, platform), isPlainGlob(text)
+ *
+ * regex.ts                                      grep patterns: RE2 syntax, refused constructs named
+ *   compileRegex(pattern, { caseInsensitive? }): { source, flags }, quoteRegex(text), unsupportedConstruct(pattern)
  *
  * tree.ts
  *   directoryTree(root, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
@@ -123,7 +126,8 @@ export * from './walk.js';
 export * from './search.js';
 export * from './grep.js';
 export * from './worker-channel.js';
-export * from './glob-guard.js';
+export * from './glob.js';
+export * from './regex.js';
 export * from './tree.js';
 export * from './list-directory.js';
 export * from './file-info.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
-import { assertSafeGlobs } from '../lib/glob-guard.js';
 import { throttledProgress } from './progress.js';
 import { displayName } from '../lib/display-name.js';
 
@@ -50,7 +49,6 @@ export const directoryTree = defineTool({
   // indented as there: indentation more than doubled a 50,000-entry page (7.9 MB against 3 MB).
   render: (out) => JSON.stringify(out.tree),
   async handler(args, ctx) {
-    assertSafeGlobs(args.excludePatterns, 'The exclude pattern');
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
     const result = await buildTree(root, {
