@@ -8,3 +8,4 @@ export { makeGitRepo, type GitRepo } from './fixtures/git-repo.js';
 export { makeSqliteDb, type SqliteFixture } from './fixtures/sqlite-db.js';
 export { startHttpFixture, type HttpFixture, type Route } from './fixtures/http-server.js';
 export { expectDocsTable } from './docs-table.js';
+export { makeSpecialFile, type SpecialFile, type SpecialFileKind } from './special-files.js';

@@ -60,6 +60,8 @@ export interface GrepOptions {
   timeoutMs?: number;
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (see walk.ts). */
+  onIgnoreFileSkipped?: (file: string, reason: string) => void;
   /**
    * Real paths of the directories a file may really be in (the policy's allowed
    * directories). Each file is checked after it is opened: a directory on the way may
@@ -199,6 +201,8 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
       excludes: options.exclude,
       respectGitignore: options.respectGitignore,
       gitignoreBoundary: options.gitignoreBoundary,
+      onIgnoreFileSkipped: options.onIgnoreFileSkipped,
+      globOptions: options.globOptions,
       signal: options.signal,
     });
     const inFlight: Promise<GrepReply>[] = [];

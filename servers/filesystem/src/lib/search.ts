@@ -25,6 +25,8 @@ export interface SearchOptions {
   /** Default true: skip what .gitignore files ignore, and .git. */
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (see walk.ts). */
+  onIgnoreFileSkipped?: (file: string, reason: string) => void;
   signal?: AbortSignal;
   /** Called now and then with the number of entries examined so far. */
   onProgress?: (scanned: number) => void;
@@ -82,6 +84,7 @@ export async function* findEntries(root: string, pattern: string, options: FindO
     globOptions: options.globOptions,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
+    onIgnoreFileSkipped: options.onIgnoreFileSkipped,
     signal: options.signal,
   });
   // Matching is linear in the length of each path (glob.ts), so it runs here, a batch

@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { GITIGNORE_FILE, isIgnored, loadGitignoreChain, withGitignoreOf } from './gitignore.js';
-import type { GitignoreStack } from './gitignore.js';
+import type { GitignoreStack, IgnoreFileSkipped } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
 import { compileGlob } from './glob.js';
 import type { GlobOptions } from './glob.js';
@@ -55,6 +55,8 @@ export interface WalkOptions {
   respectGitignore?: boolean;
   /** Also apply the .gitignore files of the directories from here down to the root (the allowed directory). */
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (a FIFO, a symlink, too large...), once. */
+  onIgnoreFileSkipped?: IgnoreFileSkipped;
   /** Do not descend below this depth (1 = only the root's children). */
   maxDepth?: number;
   signal?: AbortSignal;
@@ -107,7 +109,7 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
   // Where the root really is: each directory listed is checked to be there (see readSorted).
   const realRoot = realpathOrSelf(root);
   const excluded = compileGlobs(options.excludes ?? [], options.globOptions, 'The exclude pattern');
-  const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root) : [];
+  const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root, options.onIgnoreFileSkipped) : [];
   const after = options.after ? splitRelative(options.after) : undefined;
   const stack: Frame[] = [{ dir: root, relative: '', depth: 1, index: 0, ignore: rootIgnore, after }];
   let batch: WalkEntry[] = [];
@@ -127,7 +129,10 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
       options.onDirectory?.(frame.relative);
       // The root's own .gitignore is already the last level of the chain.
       if (respectGitignore && stack.length > 1) {
-        frame.ignore = withGitignoreOf(frame.ignore, frame.dir, frame.entries.some((e) => e.name === GITIGNORE_FILE));
+        frame.ignore = withGitignoreOf(frame.ignore, frame.dir, frame.entries.some((e) => e.name === GITIGNORE_FILE), {
+          realDir: expected,
+          onSkip: options.onIgnoreFileSkipped,
+        });
       }
     }
     if (frame.index >= frame.entries.length) {

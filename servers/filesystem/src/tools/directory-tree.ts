@@ -3,6 +3,7 @@ import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
 import { throttledProgress } from './progress.js';
 import { displayName } from '../lib/display-name.js';
+import { reportSkippedFiles } from './report-skipped.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
 
@@ -55,6 +56,7 @@ export const directoryTree = defineTool({
       excludePatterns: args.excludePatterns,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
+      onIgnoreFileSkipped: reportSkippedFiles(ctx),
       maxEntries: args.max_entries,
       maxDepth: args.max_depth,
       after: args.cursor === undefined ? undefined : ctx.cursor.decode(args.cursor),

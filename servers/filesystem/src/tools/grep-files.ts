@@ -4,6 +4,7 @@ import { grepFiles as grep } from '../lib/grep.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
+import { reportSkippedFiles } from './report-skipped.js';
 
 export const grepFiles = defineTool({
   name: 'grep_files',
@@ -85,6 +86,7 @@ export const grepFiles = defineTool({
       maxResults: args.max_results,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
+      onIgnoreFileSkipped: reportSkippedFiles(ctx),
       allowed: await ctx.policy.allowed(),
       signal: ctx.signal,
       onProgress: throttledProgress(ctx, 'grep_files'),

@@ -4,6 +4,7 @@ import { findEntries } from '../lib/search.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
+import { reportSkippedFiles } from './report-skipped.js';
 
 const MAX_LINKS = 100;
 
@@ -36,6 +37,7 @@ export const searchFiles = defineTool({
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
     const onProgress = throttledProgress(ctx, 'search_files');
+    const onIgnoreFileSkipped = reportSkippedFiles(ctx);
     const page = await ctx.page(
       (after) =>
         findEntries(root, args.pattern, {
@@ -43,6 +45,7 @@ export const searchFiles = defineTool({
           excludePatterns: args.excludePatterns,
           respectGitignore: args.respect_gitignore,
           gitignoreBoundary: boundary,
+          onIgnoreFileSkipped,
           signal: ctx.signal,
           onProgress,
         }),
