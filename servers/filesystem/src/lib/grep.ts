@@ -357,11 +357,22 @@ const grepHandler = (init: GrepInit) => {
   // (not /proc/self: one symlink less to resolve per look-up); elsewhere the realpath of
   // the opened path, if it still names the same inode.
   const procFd = `/proc/${process.pid}/fd/`;
+  // A path ending in " (deleted)": the file was unlinked (or replaced by rename) since it
+  // was opened, and was at the path before it; unless its name really ends so (it still
+  // has links). As procPathOfFd in open-checked.ts.
+  const DELETED = ' (deleted)';
+  const undeleted = (fd: number, link: string): string | undefined => {
+    if (!link.endsWith(DELETED)) return link;
+    try {
+      return fs.fstatSync(fd).nlink > 0 ? link : link.slice(0, -DELETED.length);
+    } catch {
+      return undefined;
+    }
+  };
   const realOf = (fd: number, opened: string): string | undefined => {
     try {
       const link = fs.readlinkSync(procFd + fd);
-      if (link.endsWith(' (deleted)')) return undefined;
-      if (nodePath.isAbsolute(link)) return link;
+      if (nodePath.isAbsolute(link)) return undeleted(fd, link);
     } catch {
       // no /proc: fall through
     }
@@ -421,7 +432,8 @@ const grepHandler = (init: GrepInit) => {
       dirPath = dir;
       return;
     }
-    if (link.endsWith(' (deleted)') || !nodePath.isAbsolute(link) || !within(link)) dirOutside = true;
+    const real = nodePath.isAbsolute(link) ? undeleted(dirFd, link) : undefined;
+    if (real === undefined || !within(real)) dirOutside = true;
     else dirPrefix = `${procFd}${dirFd}/`;
   };
 
