@@ -2,6 +2,7 @@ import { definitionsFor } from '@mcp-reference/shared';
 import type { PathPolicy } from './lib/path-policy.js';
 import type { RecentEdits } from './lib/recent-edits.js';
 import type { PathLocks } from './lib/path-locks.js';
+import type { GlobSettings } from './lib/case-sensitivity.js';
 
 /** What every handler of this server sees besides the base context. */
 export interface FsContext {
@@ -13,6 +14,8 @@ export interface FsContext {
   recentEdits: RecentEdits;
   /** Serializes writes to one path across the server's sessions (edit_file, write_file...). */
   locks: PathLocks;
+  /** How globs match under each allowed directory (case, separators), probed once per directory. */
+  globs: GlobSettings;
 }
 
 export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();

@@ -4,6 +4,7 @@ import { createPathPolicy } from './lib/path-policy.js';
 import { allowedDirectories } from './lib/access.js';
 import { createRecentEdits } from './lib/recent-edits.js';
 import { createPathLocks } from './lib/path-locks.js';
+import { createGlobSettings } from './lib/case-sensitivity.js';
 import { FsError } from './lib/errors.js';
 import { canWatchFileUri, watchFileUri } from './resources/watch.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -24,6 +25,8 @@ export interface CreateFilesystemServerOptions {
   maxResultBytes?: number;
   logLevel?: LogLevel;
   logger?: Logger;
+  /** How globs read a backslash (a separator on 'win32'); default process.platform. For tests. */
+  platform?: NodeJS.Platform;
 }
 
 /**
@@ -35,6 +38,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
   const ceiling = [...options.dirs];
   const recentEdits = createRecentEdits();
   const locks = createPathLocks();
+  const globs = createGlobSettings(options.platform);
   return createServer<FsContext>({
     name: 'mcp-server-filesystem',
     version: pkg.version,
@@ -68,7 +72,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
         }
         return cached.dirs;
       };
-      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks };
+      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks, globs };
     },
     // Only subscribed paths are watched: a file (or, until it exists, its directory), or a directory's direct entries.
     watch: (uri, changed, ctx) => watchFileUri(uri, changed, ctx),

@@ -4,6 +4,7 @@ import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } f
 import { throttledProgress } from './progress.js';
 import { displayName } from '../lib/display-name.js';
 import { reportSkippedFiles } from './report-skipped.js';
+import { escapeNotes } from './glob-notes.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
 
@@ -52,7 +53,9 @@ export const directoryTree = defineTool({
   async handler(args, ctx) {
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
+    const globOptions = ctx.globs.forRoot(boundary ?? root);
     const result = await buildTree(root, {
+      globOptions,
       excludePatterns: args.excludePatterns,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
@@ -71,6 +74,7 @@ export const directoryTree = defineTool({
       ...(skipped.length > 0
         ? [{ type: 'text' as const, text: [`(${skipped.length} ${skipped.length === 1 ? 'directory' : 'directories'} not listed:`, ...skipped.map((s) => `${displayName(s.path)}: ${s.reason}`)].join('\n') + ')' }]
         : []),
+      ...escapeNotes(args.excludePatterns, globOptions),
     ];
     return ctx.result(
       { path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}), ...(skipped.length > 0 ? { skipped } : {}) },

@@ -5,6 +5,7 @@ import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
 import { reportSkippedFiles } from './report-skipped.js';
+import { escapeNotes } from './glob-notes.js';
 
 export const grepFiles = defineTool({
   name: 'grep_files',
@@ -76,7 +77,9 @@ export const grepFiles = defineTool({
   async handler(args, ctx) {
     const root = await ctx.policy.resolveReadable(args.path);
     const boundary = await ctx.policy.rootOf(root);
+    const globOptions = ctx.globs.forRoot(boundary ?? root);
     const result = await grep(root, {
+      globOptions,
       pattern: args.pattern,
       literal: args.literal,
       caseSensitive: args.case_sensitive,
@@ -106,7 +109,10 @@ export const grepFiles = defineTool({
         truncated: result.truncated,
         ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
         filesScanned: result.filesScanned, filesMatched: result.filesMatched, skipped: result.skipped },
-      files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
+      [
+        ...files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
+        ...escapeNotes([...(result.filesMatched === 0 ? (args.include ?? []) : []), ...(args.exclude ?? [])], globOptions),
+      ],
     );
   },
 });
