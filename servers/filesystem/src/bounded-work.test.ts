@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { connectStdio, makeTempTree, spawnHttpServer, type TempTree } from '@mcp-reference/test-harness';
+import { sharedWorkerPool } from '@mcp-reference/shared/worker';
 import { bin, makeBigTree, open, refusal, sleep, type Session } from './test-support.js';
 
 let tree: TempTree;
@@ -121,6 +122,32 @@ describe('work off the event loop stops when cancelled', () => {
       expect(await cpuDuring(500)).toBeLessThan(250);
       expect((await other.ok<{ directories: string[] }>('list_allowed_directories', {})).directories).toEqual([big.dir]);
     } finally {
+      await other.close();
+      await big.cleanup();
+    }
+  }, 60_000);
+});
+
+// Issue 21 item 5: 64 concurrent greps started 75 threads and 525 MB. Now they share the
+// process's pool (one thread per core) and queue.
+describe('64 concurrent greps', () => {
+  it('run on the pool\'s threads, all answer, and a ping answers meanwhile', async () => {
+    const big = await makeBigTree(10, 200);
+    const other = await open({ dirs: [big.dir] });
+    const pool = sharedWorkerPool();
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, pool.stats().workers)), 5);
+    try {
+      const calls = Array.from({ length: 64 }, () =>
+        other.ok<{ matches: unknown[]; filesScanned: number }>('grep_files', { path: '.', pattern: '^1\\d*/19$', respect_gitignore: false }),
+      );
+      await other.client.ping();
+      const results = await Promise.all(calls);
+      for (const result of results) expect(result).toMatchObject({ filesScanned: 2_000, matches: [{}] });
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThanOrEqual(pool.size);
+    } finally {
+      clearInterval(sampler);
       await other.close();
       await big.cleanup();
     }
