@@ -11,12 +11,15 @@ export const grepFiles = defineTool({
   name: 'grep_files',
   title: 'Search File Contents',
   description:
-    'Search the contents of files under `path` (or one file) for a regular expression, or plain text with literal: true. ' +
+    'Search the contents of files under `path` (or one file) for a regular expression (RE2 syntax, matched in linear time), or plain text with literal: true. ' +
     'Returns matching lines with line numbers and optional context, in path order. include/exclude take globs (by name, or by path when they contain "/"). ' +
     'Overlapping context is merged as grep -C merges it. Stops at max_results or when the result reaches about 4 MB (truncatedBy says which: narrow the search to see the rest). ' +
     'Binary files are skipped; .gitignore is respected unless respect_gitignore is false. Only searches within allowed directories.',
   input: z.object({
-    pattern: z.string().min(1).describe('JavaScript regular expression (or plain text with literal: true)'),
+    pattern: z
+      .string()
+      .min(1)
+      .describe('Regular expression in RE2 syntax: JavaScript\'s, without backreferences or lookaround (or plain text with literal: true)'),
     path: z.string().describe('Directory (searched recursively) or file'),
     literal: z.boolean().default(false).describe('Treat pattern as plain text'),
     case_sensitive: z.boolean().default(true),
