@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS as RE2JSPattern } from 're2js';
+import { loadRE2JS } from './re2js-source.js';
 import { FsError } from './errors.js';
 
 /**
@@ -52,7 +53,8 @@ export interface CompiledGlob {
  */
 export function compileGlob(glob: string, options: GlobOptions = {}, label = 'The glob'): CompiledGlob {
   const { source, negated } = globToRegExpSource(glob, options, label);
-  let re: RE2JS;
+  const RE2JS = loadRE2JS();
+  let re: RE2JSPattern;
   try {
     re = RE2JS.compile(source, options.caseInsensitive ? RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL : RE2JS.DOTALL);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { loadRE2JS } from './re2js-source.js';
 import { FsError } from './errors.js';
 
 /**
@@ -27,6 +27,7 @@ export function compileRegex(pattern: string, options: { caseInsensitive?: boole
         'no engine can match it without risking exponential time. Rewrite the pattern without it (search for the simpler part and read the matches), or set literal: true to search for the text as written.',
     );
   }
+  const RE2JS = loadRE2JS();
   let source: string;
   try {
     source = RE2JS.translateRegExp(pattern);
@@ -48,7 +49,7 @@ export function compileRegex(pattern: string, options: { caseInsensitive?: boole
 
 /** RE2 syntax for `text` matched literally. */
 export function quoteRegex(text: string): string {
-  return RE2JS.quote(text);
+  return loadRE2JS().quote(text);
 }
 
 /** The first construct of `pattern` that RE2 cannot express, described, or undefined. */
