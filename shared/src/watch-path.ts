@@ -112,7 +112,7 @@ export function createWatchRegistry(budget: number = defaultBudget()): WatchRegi
     }
   };
 
-  const tell = (entry: DirectoryWatch, listeners: Iterable<Listener>, error: Error) => {
+  const tell = (listeners: Iterable<Listener>, error: Error) => {
     for (const listener of listeners) {
       try {
         listener.onError?.(error);
@@ -190,7 +190,7 @@ export function createWatchRegistry(budget: number = defaultBudget()): WatchRegi
               created.native = undefined;
               native--;
               watcher.close();
-              tell(created, created.listeners, new Error(`${error.message} watching ${dir}; polling it every ${pollMs / 1000} s`));
+              tell(created.listeners, new Error(`${error.message} watching ${dir}; polling it every ${pollMs / 1000} s`));
               if (watches.get(dir) === created && !created.poll) startPolling(created, pollMs);
             });
           } catch (error) {
@@ -203,11 +203,11 @@ export function createWatchRegistry(budget: number = defaultBudget()): WatchRegi
         if (why !== undefined) {
           startPolling(created, pollMs);
           created.listeners.add(listener);
-          tell(created, [listener], new Error(`${why}: ${dir} is not watched; polling it every ${pollMs / 1000} s instead (changes inside files not subscribed to by name are not seen)`));
+          tell([listener], new Error(`${why}: ${dir} is not watched; polling it every ${pollMs / 1000} s instead (changes inside files not subscribed to by name are not seen)`));
           return async () => release(created, listener);
         }
       } else if (entry.poll && !entry.native) {
-        tell(entry, [listener], new Error(`${dir} is polled, not watched (out of watches); polling it every ${pollMs / 1000} s (changes inside files not subscribed to by name are not seen)`));
+        tell([listener], new Error(`${dir} is polled, not watched (out of watches); polling it every ${pollMs / 1000} s (changes inside files not subscribed to by name are not seen)`));
       }
       entry.listeners.add(listener);
       if (entry.poll && name !== undefined && entry.seen) entry.seen.stamps.set(name, stampOf(path.join(dir, name)));

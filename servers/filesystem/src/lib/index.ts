@@ -59,7 +59,7 @@
  *                signal?, onDirectory? }): AsyncGenerator<WalkEntry>
  *   walkFiles(root, options)                     files only
  *   walkBatches(root, options): AsyncGenerator<WalkEntry[]>   same walk, for bulk consumers
- *   compareNames(a, b), compareRelativePaths(a, b), compileGlobs(globs)
+ *   compareNames(a, b), compareRelativePaths(a, b), compileGlobs(globs, globOptions?, label?)
  *
  * search.ts
  *   searchFiles(root, pattern, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
@@ -102,7 +102,11 @@
  *                nothing; refuses FIFOs, sockets, devices), moveFile(src, dest, { overwrite?, confine? })
  * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
- * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored
+ * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored (skipped files reported via onSkip)
+ * read-own-file.ts readOwnFileSync(file, { maxBytes, expected? })   a file the server reads for itself:
+ *                regular, not a symlink, no blocking open, size-capped, where expected
+ * case-sensitivity.ts isCaseInsensitiveAt(dir), createGlobSettings(platform): per allowed directory
+ * re2js-source.ts re2jsSource(), loadRE2JS()   re2js as text (for workers) and evaluated once per thread
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
  *
  * Used by the tools and resources layer:
@@ -135,6 +139,9 @@ export * from './copy-move.js';
 export * from './mime.js';
 export * from './format-size.js';
 export * from './gitignore.js';
+export * from './read-own-file.js';
+export * from './case-sensitivity.js';
+export * from './re2js-source.js';
 export * from './time-slice.js';
 export * from './access.js';
 export * from './entry-path.js';
