@@ -76,7 +76,7 @@
  *                 skipped: {binary, tooLarge, unreadable} }>      context merged as grep -C
  *
  * worker-channel.ts
- *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb? })
+ *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb?, onlyIfIdle? })
  *     : Promise<{ request(req): Promise<reply>, close() }>   a worker thread for one call
  *
  * glob.ts                                       globs in linear time (RE2 via re2js), minimatch semantics
