@@ -4,7 +4,8 @@
 // and start-up reads one file. `harness`: the demo, bench and conformance runners.
 import { build } from 'esbuild';
 import { chmod, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const kind = process.argv[2];
 const cwd = process.cwd();
@@ -44,9 +45,20 @@ const common = {
 };
 
 await rm(`${cwd}/dist`, { recursive: true, force: true });
+// A worker thread cannot import the bundle, so code a worker needs from a dependency is
+// inlined as text (see servers/filesystem/src/lib/re2js-source.ts).
+function sourceOf(pkg) {
+  try {
+    return JSON.stringify(readFileSync(createRequire(`${cwd}/package.json`).resolve(pkg), 'utf8'));
+  } catch {
+    return 'undefined';
+  }
+}
+
 if (kind === 'server') {
   await build({
     ...common,
+    define: { MCP_BUNDLED_RE2JS_SOURCE: sourceOf('re2js') },
     entryPoints: { cli: 'src/cli.ts' },
     plugins: [withoutAjv],
     outdir: 'dist',

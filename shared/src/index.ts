@@ -27,7 +27,7 @@ export {
 } from './results.js';
 export { DEFAULT_MAX_RESULT_BYTES, jsonBytes, describeBytes } from './result-budget.js';
 export { toJsonSchema, describeZodError, type JsonSchema } from './json-schema.js';
-export { watchPath } from './watch-path.js';
+export { watchPath, processWatchRegistry, createWatchRegistry, type WatchRegistry, type WatchPathOptions } from './watch-path.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
 export { createSubscriptionHub, type SubscriptionHub } from './subscriptions.js';
 export { runCli, parseArgs, helpText, commonOptions, UsageError, type CliSpec, type ParsedOptions, type CommonOptions } from './cli.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runInWorker } from './worker.js';
+import { createWorkerPool, runInWorker, sharedWorkerPool, WorkerPoolBusyError } from './worker.js';
 import { ToolError } from './errors.js';
 
 /** The longest the event loop went without running a timer while `work` ran. */
@@ -83,5 +83,82 @@ describe('runInWorker', () => {
       { maxHeapMb: 16 },
     );
     await expect(hog).rejects.toBeInstanceOf(ToolError);
+  });
+});
+
+// Issue 21 item 5: 64 concurrent greps started 75 threads and 525 MB. One pool per
+// process, sized to the cores, with a queue.
+describe('the worker pool', () => {
+  const spin = (ms: number) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end);
+    return ms;
+  };
+
+  it('runs 64 concurrent tasks on at most `size` threads, reusing them', async () => {
+    const pool = createWorkerPool({ size: 2 });
+    try {
+      let peak = 0;
+      const tasks = Array.from({ length: 64 }, (_, i) =>
+        pool.run((n: number) => n * 2, i).finally(() => (peak = Math.max(peak, pool.stats().workers))),
+      );
+      expect(pool.stats().queued).toBe(62);
+      expect(await Promise.all(tasks)).toEqual(Array.from({ length: 64 }, (_, i) => i * 2));
+      expect(peak).toBeLessThanOrEqual(2);
+      expect(pool.stats().started).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('removes queued work whose signal aborts, without running it', async () => {
+    const pool = createWorkerPool({ size: 1 });
+    try {
+      const running = pool.run(spin, 300);
+      const controller = new AbortController();
+      const queued = pool.run(() => 'ran', null, { signal: controller.signal });
+      expect(pool.stats().queued).toBe(1);
+      controller.abort(new Error('cancelled while queued'));
+      await expect(queued).rejects.toThrow('cancelled while queued');
+      expect(pool.stats().queued).toBe(0);
+      expect(await running).toBe(300);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replaces a terminated runaway, and the queue moves on', async () => {
+    const pool = createWorkerPool({ size: 1 });
+    try {
+      const runaway = pool.run(() => {
+        for (;;);
+      }, null, { timeoutMs: 200, timeoutMessage: 'stopped' });
+      const next = pool.run((x: string) => `${x}!`, 'after');
+      await expect(runaway).rejects.toThrow('stopped');
+      expect(await next).toBe('after!');
+      expect(pool.stats()).toMatchObject({ workers: 1, started: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('says when no worker is idle, for work that must not wait', async () => {
+    const pool = createWorkerPool({ size: 1 });
+    try {
+      const running = pool.run(spin, 200);
+      await expect(pool.run(() => 1, null, { onlyIfIdle: true })).rejects.toBeInstanceOf(WorkerPoolBusyError);
+      await running;
+      expect(await pool.run(() => 1, null, { onlyIfIdle: true })).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('is one pool per process behind runInWorker', async () => {
+    const pool = sharedWorkerPool();
+    expect(sharedWorkerPool()).toBe(pool);
+    const before = pool.stats().started;
+    await Promise.all(Array.from({ length: 16 }, (_, i) => runInWorker((n: number) => n, i)));
+    expect(pool.stats().started - before).toBeLessThanOrEqual(pool.size);
   });
 });

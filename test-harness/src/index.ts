@@ -9,3 +9,4 @@ export { makeSqliteDb, type SqliteFixture } from './fixtures/sqlite-db.js';
 export { startHttpFixture, type HttpFixture, type Route } from './fixtures/http-server.js';
 export { expectDocsTable } from './docs-table.js';
 export * from './attacks/index.js';
+export { makeSpecialFile, type SpecialFile, type SpecialFileKind } from './special-files.js';

@@ -4,6 +4,7 @@ import type { RecentEdits } from './lib/recent-edits.js';
 import type { PathLocks } from './lib/path-locks.js';
 import type { ByteBudget } from './lib/byte-budget.js';
 import type { ListingSnapshots } from './lib/listing-snapshots.js';
+import type { GlobSettings } from './lib/case-sensitivity.js';
 
 /** What every handler of this server sees besides the base context. */
 export interface FsContext {
@@ -19,6 +20,8 @@ export interface FsContext {
   readBudget: ByteBudget;
   /** Listings kept between pages (list_directory_with_sizes), per session, bounded. */
   listings: ListingSnapshots<unknown>;
+  /** How globs match under each allowed directory (case, separators), probed once per directory. */
+  globs: GlobSettings;
 }
 
 export const { defineTool, defineResource, defineResourceTemplate, definePrompt } = definitionsFor<FsContext>();

@@ -10,7 +10,7 @@ const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/
 describeServerRobustness('filesystem', {
   bin,
   async setup() {
-    const tree = await makeTempTree({ ...manyFiles(20), 'slow.txt': `${'a'.repeat(40)}b\n`.repeat(50) });
+    const tree = await makeTempTree({ ...manyFiles(20), 'slow.txt': randomLines(5_000, 200) });
     await writeFile(tree.path('big.txt'), 'x'.repeat(64 * 1024));
     return {
       args: [tree.dir],
@@ -19,12 +19,29 @@ describeServerRobustness('filesystem', {
       create: ({ maxResultBytes }) => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', maxResultBytes }),
       quickCall: { name: 'list_directory', arguments: { path: tree.dir } },
       bigCall: { name: 'read_text_file', arguments: { path: tree.path('big.txt') }, maxResultBytes: 16 * 1024 },
-      // A catastrophic regex: exponential backtracking on every line.
-      slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: '(a+)+$' } },
+      // Patterns are matched in linear time (RE2), but the constant can still be large: a
+      // 250-state automaton over a megabyte of random a/b lines (none long enough to
+      // match) takes seconds, on a worker thread.
+      slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: 'a[ab]{250}$' } },
       cleanup: tree.cleanup,
     };
   },
 });
+
+/** `count` lines of `length` pseudo-random a's and b's (the same every run). */
+function randomLines(count: number, length: number): string {
+  let seed = 42;
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    let line = '';
+    for (let j = 0; j < length; j++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      line += seed & 0x10000 ? 'a' : 'b';
+    }
+    text += `${line}\n`;
+  }
+  return text;
+}
 
 describe('filesystem access when the client does not answer roots/list', () => {
   it('refuses every path with a message that says why, instead of widening to the command-line directories', async () => {

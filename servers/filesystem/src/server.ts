@@ -6,6 +6,7 @@ import { createRecentEdits } from './lib/recent-edits.js';
 import { createPathLocks } from './lib/path-locks.js';
 import { createByteBudget } from './lib/byte-budget.js';
 import { createListingSnapshots } from './lib/listing-snapshots.js';
+import { createGlobSettings } from './lib/case-sensitivity.js';
 import { FsError } from './lib/errors.js';
 import { canWatchFileUri, watchFileUri } from './resources/watch.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -28,6 +29,8 @@ export interface CreateFilesystemServerOptions {
   maxResultBytes?: number;
   logLevel?: LogLevel;
   logger?: Logger;
+  /** How globs read a backslash (a separator on 'win32'); default process.platform. For tests. */
+  platform?: NodeJS.Platform;
 }
 
 /**
@@ -41,6 +44,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
   const locks = createPathLocks();
   const readBudget = createByteBudget(options.maxReadBytesInFlight ?? 32 * 1024 * 1024);
   const listings = createListingSnapshots<unknown>();
+  const globs = createGlobSettings(options.platform);
   return createServer<FsContext>({
     name: 'mcp-server-filesystem',
     version: pkg.version,
@@ -74,7 +78,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
         }
         return cached.dirs;
       };
-      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks, readBudget, listings };
+      return { policy: createPathPolicy(getAllowed), maxReadBytes: options.maxReadBytes ?? 10 * 1024 * 1024, recentEdits, locks, readBudget, listings, globs };
     },
     // Only subscribed paths are watched: a file (or, until it exists, its directory), or a directory's direct entries.
     watch: (uri, changed, ctx) => watchFileUri(uri, changed, ctx),

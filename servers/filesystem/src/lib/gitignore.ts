@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
 import { isWithin } from './path-policy.js';
+import { readOwnFileSync } from './read-own-file.js';
 
 /**
  * .gitignore rules as git applies them to a working tree: each .gitignore speaks about
@@ -22,6 +23,18 @@ export type GitignoreStack = readonly GitignoreLevel[];
 
 export const GITIGNORE_FILE = '.gitignore';
 
+/** A larger .gitignore is skipped: the biggest real ones are tens of kilobytes. */
+export const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/** Told about a .gitignore that was skipped (a FIFO, a symlink, too large...), and why. */
+export type IgnoreFileSkipped = (file: string, reason: string) => void;
+
+export interface GitignoreReadOptions {
+  /** Where the directory really is (its real path), when the caller has checked it. */
+  realDir?: string;
+  onSkip?: IgnoreFileSkipped;
+}
+
 // git matches case-insensitively where the filesystem usually does (core.ignorecase).
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
 
@@ -34,17 +47,20 @@ export function parseGitignore(text: string): GitignoreLevel['rules'] | undefine
 /**
  * `stack` extended with `dir/.gitignore`, when that file exists and has rules. Callers
  * that already listed `dir` pass `hasFile` to skip the read when there is no such file.
- * An unreadable .gitignore is treated as absent, as git does.
+ * An unreadable .gitignore is treated as absent, as git does; one that is not a regular
+ * file, is a symlink, is over MAX_GITIGNORE_BYTES or is not really in `realDir` is
+ * skipped and reported to `onSkip` (read-own-file.ts).
  */
-export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = true): GitignoreStack {
+export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = true, options: GitignoreReadOptions = {}): GitignoreStack {
   if (!hasFile) return stack;
-  let text: string;
-  try {
-    text = readFileSync(path.join(dir, GITIGNORE_FILE), 'utf8');
-  } catch {
-    return stack;
-  }
-  const rules = parseGitignore(text);
+  const file = path.join(dir, GITIGNORE_FILE);
+  const read = readOwnFileSync(file, {
+    maxBytes: MAX_GITIGNORE_BYTES,
+    expected: options.realDir === undefined ? undefined : path.join(options.realDir, GITIGNORE_FILE),
+  });
+  if ('skipped' in read) options.onSkip?.(file, read.skipped);
+  if (!('text' in read)) return stack;
+  const rules = parseGitignore(read.text);
   return rules ? [...stack, { dir, rules }] : stack;
 }
 
@@ -56,17 +72,18 @@ export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = tr
  * ignored by its parents' rules, only its own .gitignore applies, so listing
  * `node_modules` lists it instead of returning nothing.
  */
-export function loadGitignoreChain(dir: string, boundary: string = dir): GitignoreStack {
+export function loadGitignoreChain(dir: string, boundary: string = dir, onSkip?: IgnoreFileSkipped): GitignoreStack {
   const top = isWithin(boundary, dir) ? boundary : dir;
   const chain: string[] = [];
   for (let current = dir; ; current = path.dirname(current)) {
     chain.unshift(current);
     if (current === top || path.dirname(current) === current) break;
   }
+  const read = (level: string): GitignoreReadOptions => ({ realDir: realpathOrUndefined(level), onSkip });
   let stack: GitignoreStack = [];
-  for (const level of chain.slice(0, -1)) stack = withGitignoreOf(stack, level);
+  for (const level of chain.slice(0, -1)) stack = withGitignoreOf(stack, level, true, read(level));
   if (isIgnored(stack, dir, true)) stack = [];
-  return withGitignoreOf(stack, dir);
+  return withGitignoreOf(stack, dir, true, read(dir));
 }
 
 /** Whether `absolutePath` is ignored by `stack`; the deepest level with an opinion wins. */
@@ -87,4 +104,12 @@ function relativeTo(dir: string, absolutePath: string): string | undefined {
   if (!absolutePath.startsWith(prefix)) return undefined;
   const rel = absolutePath.slice(prefix.length);
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+function realpathOrUndefined(dir: string): string | undefined {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return undefined;
+  }
 }

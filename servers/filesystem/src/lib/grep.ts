@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { FsError, toFsError } from './errors.js';
-import { walkBatches } from './walk.js';
+import { compileGlobs, walkBatches } from './walk.js';
 import { openWorkerChannel } from './worker-channel.js';
-import { assertSafeGlobs } from './glob-guard.js';
 import { useProcFd } from './proc-fd.js';
+import { compileRegex, quoteRegex } from './regex.js';
+import { re2jsSource } from './re2js-source.js';
+import type { GlobOptions } from './glob.js';
 
 /**
  * grep_files: search file contents under a directory (or in one file).
@@ -14,11 +15,15 @@ import { useProcFd } from './proc-fd.js';
  * Binary files (a NUL byte in the first 8 KB, as git and grep decide) and files above
  * `maxFileBytes` are skipped and counted. Lines are matched without their "\r".
  *
- * Where the work runs: a regular expression can take exponential time (`(a+)+$` on a
- * 40-character line) or quadratic time (`.*zzz` on a 128 KB line), and nothing can
- * interrupt it on the event loop. So the main thread only walks directories (time-sliced,
- * see walk.ts) and hands batches of paths to worker threads that live for the call (one,
- * and a second for a large search); a worker opens, reads and matches the files
+ * Patterns are RE2 expressions matched by re2js (regex.ts): linear in the text whatever
+ * the pattern, so `(a+)+$` on a line of a's or `.*zzz` on a 256 KB line answer in
+ * milliseconds; what RE2 cannot express (backreferences, lookaround) is refused by name.
+ *
+ * Where the work runs: matching a whole tree is still work, and nothing can interrupt it
+ * on the event loop. So the main thread only walks directories (time-sliced, see
+ * walk.ts) and applies the include globs, and hands batches of paths to worker threads
+ * from the process's pool (shared/src/worker.ts): one for the call, and a second for a
+ * large search when the pool has one idle; a worker opens, reads and matches the files
  * (synchronous reads: on 100,000 small files fs.promises.readFile took 2.5-11 s,
  * readFileSync 0.6 s) and can be terminated at any instruction when the call is
  * cancelled, its session ends or it runs out of time.
@@ -31,7 +36,7 @@ import { useProcFd } from './proc-fd.js';
  * next match.
  */
 export interface GrepOptions {
-  /** A JavaScript regular expression, or plain text with `literal: true`. */
+  /** A regular expression in RE2 syntax (JavaScript's, without backreferences and lookaround), or plain text with `literal: true`. */
   pattern: string;
   literal?: boolean;
   /** Default true, as in grep. */
@@ -40,6 +45,8 @@ export interface GrepOptions {
   include?: readonly string[];
   /** Leave out these files and directories; see `WalkOptions.excludes`. */
   exclude?: readonly string[];
+  /** How include and exclude globs match (case, Windows separators). */
+  globOptions?: GlobOptions;
   /** Lines of context before and after each match. Default 0. */
   contextLines?: number;
   /** Stop after this many matching lines (result marked truncated). Default 200. */
@@ -54,6 +61,8 @@ export interface GrepOptions {
   timeoutMs?: number;
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (see walk.ts). */
+  onIgnoreFileSkipped?: (file: string, reason: string) => void;
   /**
    * Real paths of the directories a file may really be in (the policy's allowed
    * directories). Each file is checked after it is opened: a directory on the way may
@@ -111,7 +120,9 @@ const MIN_REQUEST_FILES = 1000;
 
 export async function grepFiles(root: string, options: GrepOptions): Promise<GrepResult> {
   const init = compileInit(options, options.allowed ?? [root]);
-  assertSafeGlobs(options.exclude, 'The exclude glob');
+  const included = compileIncludes(options.include, options.globOptions);
+  // Fails now, not at the first batch, when an exclude glob cannot be matched.
+  compileGlobs(options.exclude ?? [], options.globOptions, 'The exclude glob');
   const result: GrepResult = {
     matches: [],
     truncated: false,
@@ -126,8 +137,9 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     throw toFsError(error, root);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
-  const start = () => {
+  const start = (onlyIfIdle = false) => {
     const starting = openWorkerChannel(grepHandler, init, {
+      onlyIfIdle,
       signal: options.signal,
       timeoutMs,
       timeoutMessage: `grep_files stopped after ${timeoutMs / 1000} s: search a smaller directory, add include globs, or simplify the pattern.`,
@@ -136,10 +148,12 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     starting.catch(() => undefined); // awaited before the first request to it
     return starting;
   };
-  // The first worker starts while the walk begins (a worker takes tens of milliseconds to
-  // boot); a second one joins when the search proves large, and the two take requests in
-  // turn (opening files is most of the work, and it is done one file at a time).
+  // The first worker is asked for while the walk begins (a new one takes tens of
+  // milliseconds to boot); a second one joins when the search proves large and the pool
+  // has one idle (never queued behind other calls: this call would wait on itself), and
+  // the two take requests in turn (opening files is most of the work, done one at a time).
   const workers = [start()];
+  let secondAsked = false;
   const maxResults = options.maxResults ?? DEFAULT_MAX_GREP_RESULTS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
   let outputBytes = 0;
@@ -188,6 +202,8 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
       excludes: options.exclude,
       respectGitignore: options.respectGitignore,
       gitignoreBoundary: options.gitignoreBoundary,
+      onIgnoreFileSkipped: options.onIgnoreFileSkipped,
+      globOptions: options.globOptions,
       signal: options.signal,
     });
     const inFlight: Promise<GrepReply>[] = [];
@@ -195,7 +211,11 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
     let more = true;
     let sentCount = 0;
     const send = async () => {
-      if (sentCount === SECOND_WORKER_AFTER) workers.push(start());
+      if (sentCount >= SECOND_WORKER_AFTER && !secondAsked) {
+        secondAsked = true;
+        const second = await start(true).catch(() => undefined);
+        if (second) workers.push(Promise.resolve(second));
+      }
       const worker = await workers[sentCount++ % workers.length];
       const sent = worker.request({ files: pending, named: false });
       sent.catch(() => undefined); // awaited below; this only marks it handled
@@ -203,7 +223,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
       pending = [];
     };
     for await (const batch of batches) {
-      for (const entry of batch) if (entry.type === 'file') pending.push({ path: entry.path, relative: entry.relative });
+      for (const entry of batch) if (entry.type === 'file' && included(entry.relative)) pending.push({ path: entry.path, relative: entry.relative });
       if (pending.length < MIN_REQUEST_FILES) continue;
       await send();
       if (inFlight.length >= IN_FLIGHT && !(more = merge(await inFlight.shift()!))) break; // leaving the loop closes the walk
@@ -214,6 +234,13 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   } finally {
     for (const starting of workers) void starting.then((worker) => worker.close(), () => undefined);
   }
+}
+
+/** Whether a file is searched: include globs match its name, or its relative path when they have "/". */
+function compileIncludes(include: readonly string[] | undefined, globOptions: GlobOptions | undefined): (relative: string) => boolean {
+  const globs = (include ?? []).filter((glob) => glob.trim() !== '');
+  if (globs.length === 0) return () => true;
+  return compileGlobs(globs, globOptions, 'The include glob');
 }
 
 function note(list: string[], file: string): void {
@@ -227,7 +254,7 @@ interface GrepFile {
 
 interface GrepRequest {
   files: GrepFile[];
-  /** The file was named by the caller: searched whatever the include globs say. */
+  /** The file was named by the caller: checked by itself, not by its directory. */
   named: boolean;
 }
 
@@ -243,13 +270,15 @@ interface GrepReply {
 }
 
 interface GrepInit {
+  /** re2js's source text, evaluated once per worker thread. */
+  re2js: string;
+  /** RE2 syntax, and re2js flag bits. */
   source: string;
-  flags: string;
+  flags: number;
   /** Match over the whole text and check the line (faster), or test each line. */
   scanWhole: boolean;
   /** Text every matching file contains (literal, case-sensitive search). */
   needle?: string;
-  include: { source: string; flags: string; byName: boolean }[];
   contextLines: number;
   maxLineLength: number;
   maxFileBytes: number;
@@ -267,41 +296,19 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_GREP_OUTPUT_BYTES;
   const { pattern, literal = false, caseSensitive = true } = options;
   if (pattern === '') throw new FsError('INVALID_PATTERN', 'The pattern is empty. Give text or a regular expression to search for.');
-  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
-  const flags = caseSensitive ? '' : 'i';
-  try {
-    new RegExp(source, flags);
-  } catch (error) {
-    throw new FsError(
-      'INVALID_PATTERN',
-      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. ` +
-        'Escape special characters with \\, or set literal: true to search for the text as written.',
-    );
-  }
-  // Include globs are compiled here (picomatch is not available in the worker) and
-  // matched there, since a glob becomes a regular expression too.
-  const include = (options.include ?? [])
-    .map((glob) => glob.trim().replace(/^\.\//, '').replace(/\/+$/, ''))
-    .filter((glob) => glob !== '')
-    .map((glob) => {
-      let re: RegExp;
-      try {
-        re = picomatch.makeRe(glob, { dot: true });
-      } catch (error) {
-        throw new FsError('INVALID_PATTERN', `Invalid include glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
-      }
-      return { source: re.source, flags: re.flags, byName: !glob.includes('/') };
-    });
+  const { source, flags } = literal
+    ? { source: quoteRegex(pattern), flags: compileRegex(quoteRegex(pattern), { caseInsensitive: !caseSensitive }).flags }
+    : compileRegex(pattern, { caseInsensitive: !caseSensitive });
   return {
+    re2js: re2jsSource(),
     source,
     flags,
     // Jumping from match to match over the whole text finds the same lines as testing
-    // each line, except for patterns whose meaning depends on where a line ends.
-    scanWhole: !/\$|\(\?<?[=!]/.test(source),
+    // each line, except for patterns whose meaning depends on where a line or the text ends.
+    scanWhole: !/\$|\\[Az]/.test(source),
     // A pattern without special characters is text too: found in the bytes, not decoded first.
     // (Not with U+FFFD, which decoding makes of bytes that are not UTF-8.)
     needle: caseSensitive && !pattern.includes('\uFFFD') && (literal || !/[\\^$.*+?()[\]{}|/]/.test(pattern)) ? pattern : undefined,
-    include,
     contextLines: Math.max(0, Math.floor(options.contextLines ?? 0)),
     maxLineLength: options.maxLineLength ?? 500,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_GREP_FILE_BYTES,
@@ -321,17 +328,22 @@ const grepHandler = (init: GrepInit) => {
   const fs = process.getBuiltinModule('node:fs');
   const nodePath = process.getBuiltinModule('node:path');
   const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
-  const lineRe = new RegExp(init.source, init.flags);
-  const scanRe = init.scanWhole ? new RegExp(init.source, `${init.flags}gm`) : undefined;
+  // re2js, evaluated once per worker thread (workers are pooled and outlive the call).
+  const cache = globalThis as { mcpRe2js?: { text: string; RE2JS: any } };
+  if (cache.mcpRe2js?.text !== init.re2js) {
+    const module = { exports: {} as { RE2JS?: unknown } };
+    new Function('module', 'exports', init.re2js)(module, module.exports);
+    cache.mcpRe2js = { text: init.re2js, RE2JS: module.exports.RE2JS };
+  }
+  const RE2JS = cache.mcpRe2js!.RE2JS;
+  const lineRe = RE2JS.compile(init.source, init.flags);
+  const scanRe = init.scanWhole ? RE2JS.compile(init.source, init.flags | RE2JS.MULTILINE) : undefined;
   const needle = init.needle === undefined ? undefined : Buffer.from(init.needle);
-  const includes = init.include.map((glob) => ({ re: new RegExp(glob.source, glob.flags), byName: glob.byName }));
   const context = init.contextLines;
   const maxLength = init.maxLineLength;
   const CHUNK = 1024 * 1024;
   const buffer = Buffer.allocUnsafe(CHUNK);
 
-  const included = (relative: string) =>
-    includes.length === 0 || includes.some((glob) => glob.re.test(glob.byName ? relative.slice(relative.lastIndexOf('/') + 1) : relative));
   // A slice keeps its whole parent string alive; a copy lets a 1 MB chunk go.
   const own = (text: string) => (text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string));
   const clip = (line: string, at: number) => {
@@ -350,12 +362,23 @@ const grepHandler = (init: GrepInit) => {
   // the opened path, if it still names the same inode.
   const procFd = `/proc/${process.pid}/fd/`;
   const procAvailable = init.procFd;
+  // A path ending in " (deleted)": the file was unlinked (or replaced by rename) since it
+  // was opened, and was at the path before it; unless its name really ends so (it still
+  // has links). As procPathOfFd in open-checked.ts.
+  const DELETED = ' (deleted)';
+  const undeleted = (fd: number, link: string): string | undefined => {
+    if (!link.endsWith(DELETED)) return link;
+    try {
+      return fs.fstatSync(fd).nlink > 0 ? link : link.slice(0, -DELETED.length);
+    } catch {
+      return undefined;
+    }
+  };
   const realOf = (fd: number, opened: string): string | undefined => {
     try {
       if (!procAvailable) throw new Error('no /proc');
       const link = fs.readlinkSync(procFd + fd);
-      if (link.endsWith(' (deleted)')) return undefined;
-      if (nodePath.isAbsolute(link)) return link;
+      if (nodePath.isAbsolute(link)) return undeleted(fd, link);
     } catch {
       // no /proc: fall through
     }
@@ -415,7 +438,8 @@ const grepHandler = (init: GrepInit) => {
       dirPath = dir;
       return;
     }
-    if (link.endsWith(' (deleted)') || !nodePath.isAbsolute(link) || !within(link)) dirOutside = true;
+    const real = nodePath.isAbsolute(link) ? undeleted(dirFd, link) : undefined;
+    if (real === undefined || !within(real)) dirOutside = true;
     else dirPrefix = `${procFd}${dirFd}/`;
   };
 
@@ -478,7 +502,6 @@ const grepHandler = (init: GrepInit) => {
             if (needle) {
               if (buffer.subarray(0, n).indexOf(needle) === -1) return true;
             } else if (scanRe) {
-              scanRe.lastIndex = 0;
               if (!scanRe.test(buffer.toString('utf8', 0, n))) return true;
             }
           }
@@ -513,18 +536,28 @@ const grepHandler = (init: GrepInit) => {
           return totalBytes <= init.maxBytes;
         };
         const block = (text: string) => {
+          const scanner = scanRe?.matcher(text);
+          // Offset of the start of the next line that may match, at or after `from`.
+          const nextCandidate = (from: number): number => {
+            if (!scanner) return from;
+            if (from >= text.length) return Infinity;
+            if (!scanner.find(from)) return Infinity;
+            const at: number = scanner.start();
+            return at <= from ? from : Math.max(from, text.lastIndexOf('\n', at - 1) + 1);
+          };
           let pos = 0;
-          let candidate = nextCandidate(text, 0);
+          let candidate = nextCandidate(0);
           while (pos < text.length) {
             const newline = text.indexOf('\n', pos);
             const end = newline === -1 ? text.length : newline;
             line++;
-            let found: RegExpExecArray | null = null;
+            let found: { index: number } | null = null;
             let content: string | undefined;
             if (candidate <= pos) {
               content = stripCr(text.slice(pos, end));
-              found = lineRe.exec(content);
-              candidate = nextCandidate(text, end + 1);
+              const matcher = lineRe.matcher(content);
+              if (matcher.find()) found = { index: matcher.start() };
+              candidate = nextCandidate(end + 1);
             }
             if (found) {
               if (totalMatches >= init.maxMatches) {
@@ -569,15 +602,6 @@ const grepHandler = (init: GrepInit) => {
             pos = end + 1;
           }
         };
-        // Offset of the start of the next line that may match, at or after `from`.
-        const nextCandidate = (text: string, from: number): number => {
-          if (!scanRe) return from;
-          if (from >= text.length) return Infinity;
-          scanRe.lastIndex = from;
-          const m = scanRe.exec(text);
-          if (m === null) return Infinity;
-          return m.index <= from ? from : Math.max(from, text.lastIndexOf('\n', m.index - 1) + 1);
-        };
 
         let position = 0;
         let carry = '';
@@ -609,7 +633,6 @@ const grepHandler = (init: GrepInit) => {
     };
     try {
       for (const file of request.files) {
-        if (!request.named && !included(file.relative)) continue;
         if (!grepOne(file)) break;
       }
     } finally {

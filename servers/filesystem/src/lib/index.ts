@@ -75,14 +75,14 @@
  *                signal?, onDirectory? }): AsyncGenerator<WalkEntry>
  *   walkFiles(root, options)                     files only
  *   walkBatches(root, options): AsyncGenerator<WalkEntry[]>   same walk, for bulk consumers
- *   compareNames(a, b), compareRelativePaths(a, b), compileGlobs(globs)
+ *   compareNames(a, b), compareRelativePaths(a, b), compileGlobs(globs, globOptions?, label?)
  *
  * search.ts
  *   searchFiles(root, pattern, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
  *               signal?, onProgress?, maxResults? }): Promise<{ matches, truncated, scanned }>
  *   compileSearchPattern(pattern)
  *
- * grep.ts                                       matching runs in a per-call worker (worker-channel.ts)
+ * grep.ts                                       matching runs on pooled workers (worker-channel.ts)
  *   grepFiles(root, { pattern, literal?, caseSensitive = true, include?, exclude?,
  *             contextLines?, maxResults = 200, maxFileBytes = 50 MB, maxLineLength = 500,
  *             maxOutputBytes = 4 M, timeoutMs = 120 s,
@@ -92,12 +92,15 @@
  *                 skipped: {binary, tooLarge, unreadable} }>      context merged as grep -C
  *
  * worker-channel.ts
- *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb? })
+ *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb?, onlyIfIdle? })
  *     : Promise<{ request(req): Promise<reply>, close() }>   a worker thread for one call
  *
- * glob-guard.ts
- *   assertSafeGlobs(globs, label)                 refuses globs that could backtrack (INVALID_PATTERN)
- *   unsafeGlobReason(glob), nestedRepetition(regexSource)
+ * glob.ts                                       globs in linear time (RE2 via re2js), minimatch semantics
+ *   compileGlob(glob, { caseInsensitive?, platform? }, label): { test(path), source, negated }
+ *   globToRegExpSource(glob, options), escapeNote(glob, platform), isPlainGlob(text)
+ *
+ * regex.ts                                      grep patterns: RE2 syntax, refused constructs named
+ *   compileRegex(pattern, { caseInsensitive? }): { source, flags }, quoteRegex(text), unsupportedConstruct(pattern)
  *
  * tree.ts
  *   directoryTree(root, { excludePatterns?, respectGitignore?, gitignoreBoundary?,
@@ -116,7 +119,11 @@
  *                renameTarget(source, resolved, typed, flavor), isSameEntry(a, b)   case-only renames in place
  * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
- * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored
+ * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored (skipped files reported via onSkip)
+ * read-own-file.ts readOwnFileSync(file, { maxBytes, expected? })   a file the server reads for itself:
+ *                regular, not a symlink, no blocking open, size-capped, where expected
+ * case-sensitivity.ts isCaseInsensitiveAt(dir), createGlobSettings(platform): per allowed directory
+ * re2js-source.ts re2jsSource(), loadRE2JS()   re2js as text (for workers) and evaluated once per thread
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
  *
  * Used by the tools and resources layer:
@@ -145,7 +152,8 @@ export * from './walk.js';
 export * from './search.js';
 export * from './grep.js';
 export * from './worker-channel.js';
-export * from './glob-guard.js';
+export * from './glob.js';
+export * from './regex.js';
 export * from './tree.js';
 export * from './list-directory.js';
 export * from './file-info.js';
@@ -153,6 +161,9 @@ export * from './copy-move.js';
 export * from './mime.js';
 export * from './format-size.js';
 export * from './gitignore.js';
+export * from './read-own-file.js';
+export * from './case-sensitivity.js';
+export * from './re2js-source.js';
 export * from './time-slice.js';
 export * from './access.js';
 export * from './entry-path.js';

@@ -1,4 +1,4 @@
-import { constants, promises as fsp, readlinkSync } from 'node:fs';
+import { constants, fstatSync, promises as fsp, readlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
@@ -71,17 +71,8 @@ export async function openDirectory(dir: string): Promise<FileHandle> {
  * Undefined when the file was deleted or moved meanwhile.
  */
 export async function realPathOfHandle(handle: FileHandle, opened: string): Promise<string | undefined> {
-  if (useProcFd()) {
-    try {
-      // Synchronous: reading a /proc link never waits on a disk, and a trip through the
-      // thread pool would cost more than the call itself.
-      const link = readlinkSync(`/proc/self/fd/${handle.fd}`);
-      if (path.isAbsolute(link) && !link.endsWith(' (deleted)')) return link;
-      if (link.endsWith(' (deleted)')) return undefined;
-    } catch {
-      // no /proc: fall through
-    }
-  }
+  const viaProc = procPathOfFd(handle.fd);
+  if (viaProc !== undefined) return viaProc;
   try {
     const [own, real] = await Promise.all([handle.stat({ bigint: true }), fsp.realpath(opened)]);
     const now = await fsp.stat(real, { bigint: true });
@@ -89,6 +80,37 @@ export async function realPathOfHandle(handle: FileHandle, opened: string): Prom
   } catch {
     return undefined;
   }
+}
+
+const DELETED = ' (deleted)';
+
+/**
+ * Where descriptor `fd` really is, from /proc/self/fd (Linux), or undefined without /proc.
+ *
+ * The kernel appends " (deleted)" to the path of a file unlinked since it was opened,
+ * which is also what a reader sees when another process replaces the file by rename
+ * between our open and this look-up: that file is still the one that was at the path
+ * (the old version), so its former path is where it is. A name that itself ends in
+ * " (deleted)" reads the same; the link count tells the two apart.
+ */
+export function procPathOfFd(fd: number): string | undefined {
+  if (!useProcFd()) return undefined;
+  let link: string;
+  try {
+    // Synchronous: reading a /proc link never waits on a disk, and a trip through the
+    // thread pool would cost more than the call itself.
+    link = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined; // no /proc
+  }
+  if (!path.isAbsolute(link)) return undefined;
+  if (!link.endsWith(DELETED)) return link;
+  try {
+    if (fstatSync(fd).nlink > 0) return link; // a live file whose name ends so
+  } catch {
+    return undefined;
+  }
+  return link.slice(0, -DELETED.length);
 }
 
 /**

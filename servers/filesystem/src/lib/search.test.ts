@@ -82,11 +82,11 @@ describe('searchFiles', () => {
 });
 
 describe('compileSearchPattern fast path', () => {
-  it('matches "**/*.ext" and "*.ext" exactly as the glob does', async () => {
-    const { default: picomatch } = await import('picomatch');
+  it('matches "**/*.ext" and "*.ext" exactly as the glob does (minimatch, as the official server)', async () => {
+    const { minimatch } = await import('minimatch');
     const paths = ['a.md', '.md', 'x/a.md', 'x/y/b.MD', 'x/y/b.md', 'a.mdx', 'md', 'x/.hidden.md', 'a.md/b.txt'];
     for (const pattern of ['**/*.md', '*.md', '**/*.test.ts', '*.tar.gz']) {
-      const glob = picomatch(pattern, { dot: true });
+      const glob = (path: string) => minimatch(path, pattern, { dot: true });
       const fast = compileSearchPattern(pattern);
       for (const relative of paths) {
         expect(fast(relative, relative.split('/').pop()!), `${pattern} ~ ${relative}`).toBe(glob(relative));

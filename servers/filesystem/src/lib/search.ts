@@ -1,8 +1,7 @@
-import picomatch from 'picomatch';
 import { FsError } from './errors.js';
 import { walkBatches } from './walk.js';
-import { assertSafeGlobs, unsafeGlobReason } from './glob-guard.js';
-import { openWorkerChannel } from './worker-channel.js';
+import { compileGlob } from './glob.js';
+import type { GlobOptions } from './glob.js';
 import type { EntryType, WalkEntry } from './walk.js';
 
 /**
@@ -21,9 +20,13 @@ import type { EntryType, WalkEntry } from './walk.js';
 export interface SearchOptions {
   /** Globs to leave out; see `WalkOptions.excludes`. */
   excludePatterns?: readonly string[];
+  /** Case-insensitive matching (a case-insensitive filesystem), Windows separators. */
+  globOptions?: GlobOptions;
   /** Default true: skip what .gitignore files ignore, and .git. */
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (see walk.ts). */
+  onIgnoreFileSkipped?: (file: string, reason: string) => void;
   signal?: AbortSignal;
   /** Called now and then with the number of entries examined so far. */
   onProgress?: (scanned: number) => void;
@@ -73,107 +76,48 @@ export interface FindOptions extends Omit<SearchOptions, 'maxResults'> {
  * order, so a caller can take one page and resume later after the last match.
  */
 export async function* findEntries(root: string, pattern: string, options: FindOptions = {}): AsyncGenerator<WalkEntry> {
-  const plan = planSearchPattern(pattern);
-  assertSafeGlobs(options.excludePatterns, 'The exclude pattern');
+  const matches = compileSearchPattern(pattern, options.globOptions);
   let scanned = 0;
   const batches = walkBatches(root, {
     after: options.after,
     excludes: options.excludePatterns,
+    globOptions: options.globOptions,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
+    onIgnoreFileSkipped: options.onIgnoreFileSkipped,
     signal: options.signal,
   });
-  if ('local' in plan) {
-    for await (const batch of batches) {
-      scanned += batch.length;
-      options.onProgress?.(scanned);
-      for (const entry of batch) if (plan.local(entry.relative, entry.name)) yield entry;
-    }
-    return;
-  }
-  // A glob that could backtrack for long is matched in a worker that cancellation stops.
-  const worker = await openWorkerChannel(globHandler, plan.worker, {
-    signal: options.signal,
-    timeoutMs: SEARCH_TIMEOUT_MS,
-    timeoutMessage: `search_files stopped after ${SEARCH_TIMEOUT_MS / 1000} s: use a simpler pattern or search a smaller directory.`,
-  });
-  try {
-    for await (const batch of batches) {
-      scanned += batch.length;
-      options.onProgress?.(scanned);
-      const hits = await worker.request(batch.map((entry) => [entry.relative, entry.name]));
-      for (const index of hits) yield batch[index];
-    }
-  } finally {
-    worker.close();
+  // Matching is linear in the length of each path (glob.ts), so it runs here, a batch
+  // between two turns of the event loop, whatever the pattern.
+  for await (const batch of batches) {
+    scanned += batch.length;
+    options.onProgress?.(scanned);
+    for (const entry of batch) if (matches(entry.relative, entry.name)) yield entry;
   }
 }
 
-const SEARCH_TIMEOUT_MS = 120_000;
-
-interface GlobInit {
-  source: string;
-  flags: string;
-  /** Also match names containing this (lower case). */
-  needle?: string;
-}
-
-/** Runs in the worker (self-contained): the indexes of the [relative, name] pairs that match. */
-const globHandler = (init: GlobInit) => {
-  const re = new RegExp(init.source, init.flags);
-  const needle = init.needle;
-  return (pairs: [string, string][]): number[] => {
-    const hits: number[] = [];
-    for (let i = 0; i < pairs.length; i++) {
-      const [relative, name] = pairs[i];
-      if (re.test(relative) || (needle !== undefined && name.toLowerCase().includes(needle))) hits.push(i);
-    }
-    return hits;
-  };
-};
-
-type SearchPlan = { local: (relative: string, name: string) => boolean } | { worker: GlobInit };
-
-/** The predicate for a search pattern, compiled once (matched on the calling thread). */
-export function compileSearchPattern(pattern: string): (relative: string, name: string) => boolean {
-  const plan = planSearchPattern(pattern);
-  if ('local' in plan) return plan.local;
-  const re = new RegExp(plan.worker.source, plan.worker.flags);
-  return (relative) => re.test(relative);
-}
-
-/**
- * Where a pattern is matched: on the event loop when that is cheap whatever the names
- * ("**\/*.ts", a plain name, a glob with at most two "*"), else in a worker.
- */
-function planSearchPattern(pattern: string): SearchPlan {
-  const cleaned = pattern.trim().replace(/^\.\//, '');
+/** The predicate for a search_files pattern, compiled once. */
+export function compileSearchPattern(pattern: string, options: GlobOptions = {}): (relative: string, name: string) => boolean {
+  const windows = (options.platform ?? process.platform) === 'win32';
+  const cleaned = (windows ? pattern.replace(/\\/g, '/') : pattern).trim().replace(/^\.\//, '');
   if (cleaned === '') {
     throw new FsError('INVALID_PATTERN', 'The search pattern is empty. Give a name or a glob such as "**/*.ts".');
   }
-  let glob: (relative: string) => boolean;
-  let re: RegExp;
-  try {
-    glob = picomatch(cleaned, { dot: true });
-    re = picomatch.makeRe(cleaned, { dot: true });
-  } catch (error) {
-    throw new FsError('INVALID_PATTERN', `Invalid glob ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
+  const fold = options.caseInsensitive ? (text: string) => text.toLowerCase() : (text: string) => text;
   // The commonest patterns, "**/*.ext" and "*.ext", need no regular expression: on a
   // 100,000-file tree this check is most of the time spent beyond reading directories.
   const byExtension = /^(\*\*\/)?\*(\.[^*?[\]{}()!+@/\\]+)$/.exec(cleaned);
   if (byExtension) {
-    const [, anyDepth, extension] = byExtension;
-    return {
-      local: anyDepth ? (_relative, name) => name.endsWith(extension) : (relative, name) => !relative.includes('/') && name.endsWith(extension),
-    };
+    const [, anyDepth, rawExtension] = byExtension;
+    const extension = fold(rawExtension);
+    return anyDepth
+      ? (_relative, name) => fold(name).endsWith(extension)
+      : (relative, name) => !relative.includes('/') && fold(name).endsWith(extension);
   }
-  const isGlob = picomatch.scan(cleaned).isGlob;
-  const cheap =
-    unsafeGlobReason(cleaned) === undefined &&
-    cleaned.split('/').reduce((stars, segment) => stars + (segment === '**' ? 0 : (segment.match(/\*+/g) ?? []).length), 0) <= 2;
-  if (isGlob || cleaned.includes('/')) return cheap ? { local: (relative) => glob(relative) } : { worker: { source: re.source, flags: re.flags } };
-  // A plain name has no repetition: its glob is the text itself.
+  const glob = compileGlob(cleaned, options, 'The search pattern').test;
+  const plain = !/[*?[\]{}\\]|[@?*+!]\(|^!/.test(cleaned);
+  if (!plain || cleaned.includes('/')) return (relative) => glob(relative);
+  // A plain name also matches as a case-insensitive substring of names at any depth.
   const needle = cleaned.toLowerCase();
-  return { local: (relative, name) => glob(relative) || name.toLowerCase().includes(needle) };
+  return (relative, name) => glob(relative) || name.toLowerCase().includes(needle);
 }

@@ -1,4 +1,5 @@
 import { walkBatches } from './walk.js';
+import type { GlobOptions } from './glob.js';
 
 /**
  * directory_tree: the nested `{ name, type, children }` JSON of the official server,
@@ -26,6 +27,10 @@ export interface TreeOptions {
   excludePatterns?: readonly string[];
   respectGitignore?: boolean;
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (see walk.ts). */
+  onIgnoreFileSkipped?: (file: string, reason: string) => void;
+  /** Case-insensitive matching, Windows separators (glob.ts). */
+  globOptions?: GlobOptions;
   /** Most entries to include. Default 10,000 (roughly 1 MB of JSON). */
   maxEntries?: number;
   /** Deepest level to include (1 = only the root's children). */
@@ -69,6 +74,8 @@ export async function directoryTree(root: string, options: TreeOptions = {}): Pr
     excludes: options.excludePatterns,
     respectGitignore: options.respectGitignore,
     gitignoreBoundary: options.gitignoreBoundary,
+    onIgnoreFileSkipped: options.onIgnoreFileSkipped,
+    globOptions: options.globOptions,
     signal: options.signal,
     after: options.after,
     // One level more than shown, to tell a directory cut by maxDepth from an empty one.

@@ -1,12 +1,13 @@
 import { closeSync, constants, openSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { GITIGNORE_FILE, isIgnored, loadGitignoreChain, withGitignoreOf } from './gitignore.js';
-import type { GitignoreStack } from './gitignore.js';
+import type { GitignoreStack, IgnoreFileSkipped } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
 import { useProcFd } from './proc-fd.js';
+import { compileGlob } from './glob.js';
+import type { GlobOptions } from './glob.js';
 
 /**
  * A lazy, sorted, resumable recursive directory walk.
@@ -49,10 +50,14 @@ export interface WalkOptions {
    * "*.log"). "dir/**" skips the directory itself too.
    */
   excludes?: readonly string[];
+  /** How globs match here: case-insensitively on a case-insensitive filesystem; "\\" as a separator on Windows. */
+  globOptions?: GlobOptions;
   /** Honour .gitignore files in the tree (nested ones too) and skip .git. Default true. */
   respectGitignore?: boolean;
   /** Also apply the .gitignore files of the directories from here down to the root (the allowed directory). */
   gitignoreBoundary?: string;
+  /** Told about each .gitignore skipped (a FIFO, a symlink, too large...), once. */
+  onIgnoreFileSkipped?: IgnoreFileSkipped;
   /** Do not descend below this depth (1 = only the root's children). */
   maxDepth?: number;
   signal?: AbortSignal;
@@ -104,8 +109,8 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
   assertDirectory(root);
   // Where the root really is: each directory listed is checked to be there (see readSorted).
   const realRoot = realpathOrSelf(root);
-  const excluded = compileGlobs(options.excludes ?? []);
-  const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root) : [];
+  const excluded = compileGlobs(options.excludes ?? [], options.globOptions, 'The exclude pattern');
+  const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root, options.onIgnoreFileSkipped) : [];
   const after = options.after ? splitRelative(options.after) : undefined;
   const stack: Frame[] = [{ dir: root, relative: '', depth: 1, index: 0, ignore: rootIgnore, after }];
   let batch: WalkEntry[] = [];
@@ -125,7 +130,10 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
       options.onDirectory?.(frame.relative);
       // The root's own .gitignore is already the last level of the chain.
       if (respectGitignore && stack.length > 1) {
-        frame.ignore = withGitignoreOf(frame.ignore, frame.dir, frame.entries.some((e) => e.name === GITIGNORE_FILE));
+        frame.ignore = withGitignoreOf(frame.ignore, frame.dir, frame.entries.some((e) => e.name === GITIGNORE_FILE), {
+          realDir: expected,
+          onSkip: options.onIgnoreFileSkipped,
+        });
       }
     }
     if (frame.index >= frame.entries.length) {
@@ -188,18 +196,34 @@ export function compareRelativePaths(a: string, b: string): number {
 
 /**
  * One predicate for a list of globs (excludes, includes), matched against relative paths with "/"
- * separators. Dotfiles match like any file. A glob without "/" matches the name at any
- * depth; "dir/**" also matches "dir" itself, so the directory is skipped, not walked.
+ * separators, in linear time (glob.ts). Dotfiles match like any file. A glob without "/"
+ * matches the name at any depth; "dir/**" also matches "dir" itself, so the directory is
+ * skipped, not walked. Throws INVALID_PATTERN (naming `label`) for a glob it cannot match.
  */
-export function compileGlobs(patterns: readonly string[]): (relative: string) => boolean {
-  const cleaned = patterns.map((p) => p.trim().replace(/^\.\//, '').replace(/\/+$/, '')).filter((p) => p !== '');
-  const byName = cleaned.filter((p) => !p.includes('/'));
-  const byPath = cleaned.filter((p) => p.includes('/'));
-  const matchers = [
-    ...(byName.length > 0 ? [picomatch(byName, { dot: true, basename: true })] : []),
-    ...(byPath.length > 0 ? [picomatch(byPath, { dot: true })] : []),
-  ];
-  return (relative) => matchers.some((match) => match(relative));
+export function compileGlobs(patterns: readonly string[], options: GlobOptions = {}, label = 'The glob'): (relative: string) => boolean {
+  const windows = (options.platform ?? process.platform) === 'win32';
+  const cleaned = patterns
+    .map((p) => (windows ? p.replace(/\\/g, '/') : p).trim().replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((p) => p !== '');
+  const byName: ((name: string) => boolean)[] = [];
+  const byPath: ((relative: string) => boolean)[] = [];
+  for (const pattern of cleaned) {
+    if (!pattern.includes('/')) {
+      byName.push(compileGlob(pattern, options, label).test);
+      continue;
+    }
+    byPath.push(compileGlob(pattern, options, label).test);
+    if (pattern.endsWith('/**') && !pattern.startsWith('!')) byPath.push(compileGlob(pattern.slice(0, -3), options, label).test);
+  }
+  if (byName.length === 0 && byPath.length === 0) return () => false;
+  return (relative) => {
+    if (byName.length > 0) {
+      const name = relative.slice(relative.lastIndexOf('/') + 1);
+      for (const test of byName) if (test(name)) return true;
+    }
+    for (const test of byPath) if (test(relative)) return true;
+    return false;
+  };
 }
 
 function splitRelative(relative: string): string[] {

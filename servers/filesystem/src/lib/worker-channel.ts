@@ -3,7 +3,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { runInWorker } from '@mcp-reference/shared/worker';
 
 /**
- * A worker thread that lives as long as one call and answers requests, for CPU-heavy
+ * A worker thread (from the process's pool) held for one call, answering requests, for CPU-heavy
  * matching (regular expressions, globs) that must not run on the event loop: the main
  * thread keeps walking directories asynchronously and hands the worker batches; the
  * worker can be terminated at any instruction, so cancellation, session end and the
@@ -25,6 +25,8 @@ export interface WorkerChannelOptions {
   timeoutMs?: number;
   timeoutMessage?: string;
   maxHeapMb?: number;
+  /** Fail (WorkerPoolBusyError) instead of waiting when the pool has no idle worker. */
+  onlyIfIdle?: boolean;
 }
 
 interface TaskInput {
@@ -82,6 +84,7 @@ export async function openWorkerChannel<I, Req, Rep>(
       timeoutMs: options.timeoutMs,
       timeoutMessage: options.timeoutMessage,
       maxHeapMb: options.maxHeapMb,
+      onlyIfIdle: options.onlyIfIdle,
       onMessage(message) {
         const reply = message as Reply;
         if ('ready' in reply) return markReady();

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
-import { assertSafeGlobs } from '../lib/glob-guard.js';
 import { throttledProgress } from './progress.js';
 import { displayName } from '../lib/display-name.js';
+import { reportSkippedFiles } from './report-skipped.js';
+import { escapeNotes } from './glob-notes.js';
 
 const MAX_ENTRIES_LIMIT = 50_000;
 
@@ -50,13 +51,15 @@ export const directoryTree = defineTool({
   // indented as there: indentation more than doubled a 50,000-entry page (7.9 MB against 3 MB).
   render: (out) => JSON.stringify(out.tree),
   async handler(args, ctx) {
-    assertSafeGlobs(args.excludePatterns, 'The exclude pattern');
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
+    const globOptions = ctx.globs.forRoot(boundary ?? root);
     const result = await buildTree(root, {
+      globOptions,
       excludePatterns: args.excludePatterns,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
+      onIgnoreFileSkipped: reportSkippedFiles(ctx),
       maxEntries: args.max_entries,
       maxDepth: args.max_depth,
       after: args.cursor === undefined ? undefined : ctx.cursor.decode(args.cursor),
@@ -71,6 +74,7 @@ export const directoryTree = defineTool({
       ...(skipped.length > 0
         ? [{ type: 'text' as const, text: [`(${skipped.length} ${skipped.length === 1 ? 'directory' : 'directories'} not listed:`, ...skipped.map((s) => `${displayName(s.path)}: ${s.reason}`)].join('\n') + ')' }]
         : []),
+      ...escapeNotes(args.excludePatterns, globOptions),
     ];
     return ctx.result(
       { path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}), ...(skipped.length > 0 ? { skipped } : {}) },

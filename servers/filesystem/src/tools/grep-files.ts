@@ -4,17 +4,22 @@ import { grepFiles as grep } from '../lib/grep.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
+import { reportSkippedFiles } from './report-skipped.js';
+import { escapeNotes } from './glob-notes.js';
 
 export const grepFiles = defineTool({
   name: 'grep_files',
   title: 'Search File Contents',
   description:
-    'Search the contents of files under `path` (or one file) for a regular expression, or plain text with literal: true. ' +
+    'Search the contents of files under `path` (or one file) for a regular expression (RE2 syntax, matched in linear time), or plain text with literal: true. ' +
     'Returns matching lines with line numbers and optional context, in path order. include/exclude take globs (by name, or by path when they contain "/"). ' +
     'Overlapping context is merged as grep -C merges it. Stops at max_results or when the result reaches about 4 MB (truncatedBy says which: narrow the search to see the rest). ' +
     'Binary files are skipped; .gitignore is respected unless respect_gitignore is false. Only searches within allowed directories.',
   input: z.object({
-    pattern: z.string().min(1).describe('JavaScript regular expression (or plain text with literal: true)'),
+    pattern: z
+      .string()
+      .min(1)
+      .describe('Regular expression in RE2 syntax: JavaScript\'s, without backreferences or lookaround (or plain text with literal: true)'),
     path: z.string().describe('Directory (searched recursively) or file'),
     literal: z.boolean().default(false).describe('Treat pattern as plain text'),
     case_sensitive: z.boolean().default(true),
@@ -75,7 +80,9 @@ export const grepFiles = defineTool({
   async handler(args, ctx) {
     const root = await ctx.policy.resolveReadable(args.path);
     const boundary = await ctx.policy.rootOf(root);
+    const globOptions = ctx.globs.forRoot(boundary ?? root);
     const result = await grep(root, {
+      globOptions,
       pattern: args.pattern,
       literal: args.literal,
       caseSensitive: args.case_sensitive,
@@ -85,6 +92,7 @@ export const grepFiles = defineTool({
       maxResults: args.max_results,
       respectGitignore: args.respect_gitignore,
       gitignoreBoundary: boundary,
+      onIgnoreFileSkipped: reportSkippedFiles(ctx),
       allowed: await ctx.policy.allowed(),
       signal: ctx.signal,
       onProgress: throttledProgress(ctx, 'grep_files'),
@@ -104,7 +112,10 @@ export const grepFiles = defineTool({
         truncated: result.truncated,
         ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
         filesScanned: result.filesScanned, filesMatched: result.filesMatched, skipped: result.skipped },
-      files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
+      [
+        ...files.slice(0, 100).map((file) => ctx.link(fileUri(file))),
+        ...escapeNotes([...(result.filesMatched === 0 ? (args.include ?? []) : []), ...(args.exclude ?? [])], globOptions),
+      ],
     );
   },
 });

@@ -3,6 +3,7 @@ import { defineTool } from '../context.js';
 import { walk } from '../lib/walk.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
+import { reportSkippedFiles } from './report-skipped.js';
 
 const entryType = z.enum(['file', 'directory', 'symlink', 'other']);
 
@@ -30,8 +31,10 @@ export const listDirectory = defineTool({
   async handler(args, ctx) {
     const dir = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(dir);
+    const onIgnoreFileSkipped = reportSkippedFiles(ctx);
     const page = await ctx.page(
-      (after) => walk(dir, { after, maxDepth: 1, respectGitignore: args.respect_gitignore, gitignoreBoundary: boundary, signal: ctx.signal }),
+      (after) =>
+        walk(dir, { after, maxDepth: 1, respectGitignore: args.respect_gitignore, gitignoreBoundary: boundary, onIgnoreFileSkipped, signal: ctx.signal }),
       { cursor: args.cursor, keyOf: (entry) => entry.relative },
     );
     const entries = page.items.map((entry) => ({ name: entry.name, type: entry.type }));

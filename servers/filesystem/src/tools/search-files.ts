@@ -4,6 +4,8 @@ import { findEntries } from '../lib/search.js';
 import { fileUri } from '../lib/file-uri.js';
 import { displayName } from '../lib/display-name.js';
 import { throttledProgress } from './progress.js';
+import { reportSkippedFiles } from './report-skipped.js';
+import { escapeNotes } from './glob-notes.js';
 
 const MAX_LINKS = 100;
 
@@ -36,13 +38,17 @@ export const searchFiles = defineTool({
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
     const onProgress = throttledProgress(ctx, 'search_files');
+    const onIgnoreFileSkipped = reportSkippedFiles(ctx);
+    const globOptions = ctx.globs.forRoot(boundary ?? root);
     const page = await ctx.page(
       (after) =>
         findEntries(root, args.pattern, {
           after,
           excludePatterns: args.excludePatterns,
+          globOptions,
           respectGitignore: args.respect_gitignore,
           gitignoreBoundary: boundary,
+          onIgnoreFileSkipped,
           signal: ctx.signal,
           onProgress,
         }),
@@ -54,6 +60,8 @@ export const searchFiles = defineTool({
       .filter((entry) => entry.type === 'file')
       .slice(0, MAX_LINKS)
       .map((entry) => ctx.link(fileUri(entry.path)));
-    return ctx.result({ root, matches, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, links);
+    // A glob that matched nothing, or an exclusion, because "\" escaped where "/" was meant: say so.
+    const notes = escapeNotes([...(matches.length === 0 ? [args.pattern] : []), ...args.excludePatterns], globOptions);
+    return ctx.result({ root, matches, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, [...links, ...notes]);
   },
 });
