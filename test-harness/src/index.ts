@@ -8,3 +8,5 @@ export { makeGitRepo, type GitRepo } from './fixtures/git-repo.js';
 export { makeSqliteDb, type SqliteFixture } from './fixtures/sqlite-db.js';
 export { startHttpFixture, type HttpFixture, type Route } from './fixtures/http-server.js';
 export { expectDocsTable } from './docs-table.js';
+export { makeChinookDb, writeChinook, CHINOOK_ROWS, CHINOOK_LOVE_TRACKS } from './attacks/sqlite-chinook.js';
+export { DESTRUCTIVE, STATE_PRAGMAS, TEMP_OBJECTS, WIDER_THAN_ASKED, databaseState, type DatabaseState } from './attacks/database.js';

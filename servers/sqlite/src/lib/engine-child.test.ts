@@ -15,13 +15,22 @@ describe('sqlTokens and what is read from them', () => {
     expect(statementVerb(tokens('  select 1'))).toBe('SELECT');
   });
 
-  it('calls DROP and a DELETE or UPDATE without a top-level WHERE destructive', () => {
+  it('calls every statement that can remove or rewrite data or schema destructive, whatever its WHERE', () => {
     expect(destructiveReason(tokens('DROP TABLE t'))).toMatch(/drops table/);
-    expect(destructiveReason(tokens('DELETE FROM t'))).toMatch(/deletes every row/);
-    expect(destructiveReason(tokens("DELETE FROM t -- WHERE id = 1"))).toMatch(/deletes every row/);
-    expect(destructiveReason(tokens("UPDATE t SET a = 'WHERE'"))).toMatch(/updates every row/);
-    expect(destructiveReason(tokens('UPDATE t SET a = (SELECT b FROM u WHERE c)'))).toMatch(/updates every row/);
-    expect(destructiveReason(tokens('DELETE FROM t WHERE id = 1'))).toBeUndefined();
+    expect(destructiveReason(tokens('DELETE FROM t'))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens("DELETE FROM t -- WHERE id = 1"))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens('DELETE FROM t WHERE 1'))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens("UPDATE t SET a = 'WHERE'"))).toMatch(/updates rows/);
+    expect(destructiveReason(tokens('UPDATE t SET a = 1 WHERE 1 = 1'))).toMatch(/updates rows/);
+    expect(destructiveReason(tokens('ALTER TABLE t DROP COLUMN a'))).toMatch(/drops a column/);
+    expect(destructiveReason(tokens('ALTER TABLE t RENAME TO u'))).toMatch(/renames/);
+    expect(destructiveReason(tokens('ALTER TABLE t ADD COLUMN "drop"'))).toBeUndefined();
+    expect(destructiveReason(tokens('CREATE TRIGGER x AFTER INSERT ON t BEGIN DELETE FROM u; END'))).toMatch(/trigger/);
+    expect(destructiveReason(tokens('INSERT OR REPLACE INTO t VALUES (1)'))).toMatch(/replaces/);
+    expect(destructiveReason(tokens('REPLACE INTO t VALUES (1)'))).toMatch(/replaces/);
+    expect(destructiveReason(tokens('INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 2'))).toMatch(/upsert/);
+    expect(destructiveReason(tokens('INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING'))).toBeUndefined();
+    expect(destructiveReason(tokens('CREATE TABLE u (a)'))).toBeUndefined();
     expect(destructiveReason(tokens('INSERT INTO t VALUES (1)'))).toBeUndefined();
   });
 

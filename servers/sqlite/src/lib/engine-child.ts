@@ -83,16 +83,32 @@ export function statementVerb(tokens: SqlToken[]): string | undefined {
 }
 
 /**
- * Why a statement destroys data, or undefined: DROP, and DELETE or UPDATE without a
- * WHERE at the top level (a WHERE inside a subquery does not count).
+ * Why a statement can remove or rewrite data or schema (write_query asks first), from its
+ * kind, or undefined. The rule is deliberately simple: every UPDATE, DELETE, REPLACE,
+ * INSERT OR REPLACE and upsert (ON CONFLICT DO UPDATE), DROP, ALTER TABLE other than ADD
+ * COLUMN, and CREATE TRIGGER (a trigger's future effect is judged when it is created). A
+ * WHERE clause does not make a statement harmless (`WHERE 1` is every row). The caller
+ * adds what SQLite's compiled program shows (rows deleted, triggers or foreign-key
+ * actions run), see inspectStatement.
  */
 export function destructiveReason(tokens: SqlToken[]): string | undefined {
   const verb = statementVerb(tokens);
+  const top = tokens.filter((token) => token.depth === 0).map((token) => token.text);
   if (verb === 'DROP') return `drops ${tokens[1]?.text.toLowerCase() ?? 'an object'}`;
-  if (verb !== 'DELETE' && verb !== 'UPDATE') return undefined;
-  const start = tokens.findIndex((token) => token.depth === 0 && token.text === verb);
-  const hasWhere = tokens.slice(start + 1).some((token) => token.depth === 0 && token.text === 'WHERE');
-  return hasWhere ? undefined : verb === 'DELETE' ? 'deletes every row (no WHERE)' : 'updates every row (no WHERE)';
+  if (verb === 'DELETE') return 'deletes rows';
+  if (verb === 'UPDATE') return 'updates rows';
+  if (verb === 'REPLACE' || (verb === 'INSERT' && top[1] === 'OR' && top[2] === 'REPLACE')) return 'replaces rows';
+  if (verb === 'INSERT') {
+    const on = top.findIndex((text, i) => text === 'DO' && top[i + 1] === 'UPDATE');
+    return on >= 0 ? 'updates rows on conflict (upsert)' : undefined;
+  }
+  if (verb === 'ALTER') {
+    if (top.includes('DROP')) return 'drops a column';
+    if (top.includes('RENAME')) return 'renames a table or column';
+    return top.includes('ADD') ? undefined : 'alters a table';
+  }
+  if (verb === 'CREATE' && top.slice(0, 4).includes('TRIGGER')) return 'creates a trigger (it will change rows whenever it fires)';
+  return undefined;
 }
 
 /** The pragma a PRAGMA statement names (lower-case, schema prefix removed) and whether it sets or passes a value. */
@@ -127,6 +143,8 @@ export interface StatementVerdict {
   destructive: string | undefined;
   /** Root pages of the main database that the statement opens to read. */
   readRoots: number[];
+  /** Root pages of the main database that the statement opens to write. */
+  writeRoots: number[];
 }
 
 /** Pragmas that only read; those marked 'argument' take a name (a table, an index). */
@@ -152,12 +170,32 @@ export function refusal(message: string): Error {
 /**
  * Prepares exactly one statement and checks it against the mode: 'read' statements must
  * be read-only by SQLite's own verdict; in every mode ATTACH, DETACH, VACUUM, transaction
- * control, extension loading and pragmas that change state are refused. `args` are the
- * values the statement will be bound to (EXPLAIN needs them too).
+ * control, extension loading, TEMP objects and pragmas that change state are refused.
+ * `args` are the values the statement will be bound to (EXPLAIN needs them too).
+ *
+ * Order matters. What SQLite reads must be exactly the text judged, so a NUL character
+ * (where SQLite stops reading) is refused first. Then PRAGMA and EXPLAIN are judged before
+ * anything is prepared: SQLite applies many pragmas (foreign_keys, query_only,
+ * locking_mode, case_sensitive_like, ignore_check_constraints...) while it *prepares* the
+ * statement, so a pragma refused after prepare would already have taken effect.
  */
 export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: StatementMode, args: unknown[] = []): StatementVerdict {
-  const tokens: SqlToken[] = sqlTokens(sql);
-  if (tokens.filter((token) => token.text !== ';').length === 0) throw refusal('The query is empty: send one SQL statement.');
+  if (sql.indexOf(String.fromCharCode(0)) >= 0) {
+    throw refusal('The statement contains a NUL character (\\u0000), where SQLite would stop reading it and run only the part before: remove it (bind binary values with params).');
+  }
+  const all: SqlToken[] = sqlTokens(sql);
+  const first = all.findIndex((token) => token.text !== ';');
+  if (first < 0) throw refusal('The query is empty: send one SQL statement.');
+  const tokens = all.slice(first);
+  const verb = statementVerb(tokens) ?? '';
+  if (verb === 'EXPLAIN') throw refusal('Use the explain_query tool to see a query plan.');
+  const pragma = pragmaOf(tokens);
+  if (pragma) {
+    const policy = pragmaPolicy(pragma.name);
+    if (policy === undefined || (policy === 'plain' && pragma.hasArgument)) {
+      throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here. Nothing was run.`);
+    }
+  }
   let stmt: BetterSqlite3.Statement;
   try {
     stmt = db.prepare(sql);
@@ -166,18 +204,11 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
     if (/more than one statement/.test(message)) throw refusal('Send exactly one SQL statement per call (a second statement was found after the first).');
     throw error;
   }
-  const verb = statementVerb(tokens) ?? '';
-  if (verb === 'EXPLAIN') throw refusal('Use the explain_query tool to see a query plan.');
-  const pragma = pragmaOf(tokens);
-  if (pragma) {
-    const policy = pragmaPolicy(pragma.name);
-    if (policy === undefined || (policy === 'plain' && pragma.hasArgument)) {
-      throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here.`);
-    }
-  }
-  const program = db.prepare(`EXPLAIN ${sql}`).all(...args) as { opcode: string; p2: number; p3: number; p4: unknown }[];
+  const program = db.prepare(`EXPLAIN ${sql}`).all(...args) as { opcode: string; p1: number; p2: number; p3: number; p4: unknown }[];
   const readRoots: number[] = [];
-  let clears = false;
+  const writeRoots: number[] = [];
+  let deletes = false;
+  let triggers = false;
   for (const op of program) {
     if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && typeof op.p4 === 'string') {
       if (/^sqlite_(attach|detach)\b/.test(op.p4)) throw refusal('ATTACH and DETACH are not allowed: this server works on its one database file.');
@@ -185,14 +216,27 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
     }
     if (op.opcode === 'Vacuum') throw refusal('VACUUM is not allowed (VACUUM INTO would write a file outside the database).');
     if (op.opcode === 'AutoCommit' || op.opcode === 'Savepoint') throw refusal('Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) is not allowed: each call runs in its own transaction.');
+    // Database 1 is "temp": a TEMP table, view or trigger would live on, unseen, in this
+    // server's connection (and a TEMP trigger would fire on later calls).
+    // (ALTER TABLE opens the temp schema to update temp triggers, of which there are none.)
+    if (verb !== 'ALTER' && ((op.opcode === 'OpenWrite' && op.p3 === 1) || (op.opcode === 'ParseSchema' && op.p1 === 1) || (op.opcode === 'CreateBtree' && op.p1 === 1))) {
+      throw refusal('TEMP tables, views and triggers are not allowed: they would outlive this call unseen in the server\'s connection. Create a regular one (and drop it when done), or use a WITH clause.');
+    }
     if (op.opcode === 'OpenRead' && op.p3 === 0) readRoots.push(op.p2);
-    if (op.opcode === 'Clear' || op.opcode === 'Destroy') clears = true;
+    if (op.opcode === 'OpenWrite' && op.p3 === 0) writeRoots.push(op.p2);
+    if (['Delete', 'IdxDelete', 'Clear', 'Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) deletes = true;
+    if (op.opcode === 'Program') triggers = true;
   }
   if (mode === 'read' && !stmt.readonly) {
     throw refusal('This statement writes to the database; read_query runs only statements that read. ' + 'Start the server with --write and use write_query to change data.');
   }
-  const destructive = destructiveReason(tokens) ?? (clears && !stmt.readonly ? 'deletes every row' : undefined);
-  return { stmt, reader: stmt.reader, readonly: stmt.readonly, verb, destructive, readRoots: [...new Set(readRoots)] };
+  // The statement's kind, then what its compiled program does: a statement that is
+  // harmless by kind still asks if SQLite compiled row deletions, triggers or
+  // foreign-key actions into it.
+  const destructive = stmt.readonly
+    ? undefined
+    : (destructiveReason(tokens) ?? (triggers ? 'fires triggers or foreign-key actions that may change other rows' : deletes ? 'deletes rows' : undefined));
+  return { stmt, reader: stmt.reader, readonly: stmt.readonly, verb, destructive, readRoots: [...new Set(readRoots)], writeRoots: [...new Set(writeRoots)] };
 }
 
 // ---- Cells and pages ----
@@ -372,6 +416,17 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     cache.entries.set(sql, entry);
     return entry;
   };
+  const runWrite = (db: Db, verdict: StatementVerdict, args: unknown[]) => {
+    if (verdict.reader) {
+      const stmt = verdict.stmt.raw(true).safeIntegers(true);
+      const columns = columnsOf(stmt);
+      const rows = (stmt.all(...args) as unknown[][]).map((row) => row.map((v) => jsonCell(v, config.limits.cellBytes)));
+      return { columns, rows, more: false, changes: rows.length, tables: [] };
+    }
+    const info = verdict.stmt.safeIntegers(true).run(...args);
+    if (db.inTransaction) db.exec('ROLLBACK');
+    return { columns: [], rows: [], more: false, changes: Number(info.changes), lastInsertRowid: jsonCell(info.lastInsertRowid, 64), tables: [] };
+  };
   const tableExists = (db: Db, name: string) =>
     db.prepare("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?").get(name) !== undefined;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -380,23 +435,26 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     inspect({ sql, mode, params }) {
       const db = mode === 'write' ? getWriter() : getControl();
       const verdict = inspectStatement(db, sql, mode, bindArgs(params));
-      return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive };
+      return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive, writes: rootNames(db, verdict.writeRoots) };
     },
-    query({ sql, params, mode }) {
+    query({ sql, params, mode, confirmed }) {
       if (mode === 'write') {
         const db = getWriter();
         const args = bindArgs(params);
         const verdict = inspectStatement(db, sql, 'write', args);
         if (verdict.readonly) throw refusal('This statement does not change the database: run it with read_query.');
-        if (verdict.reader) {
-          const stmt = verdict.stmt.raw(true).safeIntegers(true);
-          const columns = columnsOf(stmt);
-          const rows = (stmt.all(...args) as unknown[][]).map((row) => row.map((v) => jsonCell(v, config.limits.cellBytes)));
-          return { columns, rows, more: false, changes: rows.length, tables: [] };
+        // Judged again here, on what runs now: the schema may have changed since the question.
+        if (verdict.destructive && !confirmed) throw refusal(`This statement ${verdict.destructive}, which needs a confirmation it did not get (the database changed since?): run it again.`);
+        try {
+          return runWrite(db, verdict, args);
+        } finally {
+          // Never reached through the guard; if a TEMP object got through anyway, it dies
+          // with the connection instead of living on unseen.
+          if ((db.prepare('SELECT count(*) FROM temp.sqlite_schema').pluck().get() as number) > 0) {
+            db.close();
+            writer = undefined;
+          }
         }
-        const info = verdict.stmt.safeIntegers(true).run(...args);
-        if (db.inTransaction) db.exec('ROLLBACK');
-        return { columns: [], rows: [], more: false, changes: Number(info.changes), lastInsertRowid: jsonCell(info.lastInsertRowid, 64), tables: [] };
       }
       const db = acquire();
       let kept = false;
