@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { createServer, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { SqliteContext } from './context.js';
-import { createEngine } from './lib/engine.js';
+import { createEngine, engineFor } from './lib/engine.js';
 import { createInsights } from './lib/insights.js';
 import { createChangeWatch, type Fingerprints } from './lib/change-watch.js';
 import { SqlError } from './lib/errors.js';
 import type { Schema } from './lib/schema.js';
 import { SCHEMA_URI, tableOfUri } from './lib/uris.js';
+import { CELL_CHARS } from './lib/engine-child.js';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface CreateSqliteServerOptions {
@@ -41,7 +42,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     dbPath,
     write,
     timeoutMs: options.timeoutMs ?? 30_000,
-    limits: { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: 64 * 1024 },
+    limits: { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: CELL_CHARS },
     processes: options.processes,
   });
   const insights = createInsights();
@@ -66,7 +67,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     resources: async () => (await import('./resources/index.js')).resources,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
-    context: () => ({ engine, schema, insights, write, dbPath, wrote: () => changes.poke() }),
+    context: (session) => ({ engine: engineFor(engine, session.id), schema, insights, write, dbPath, wrote: () => changes.poke() }),
     // Only subscribed tables (and the schema) are fingerprinted, and only while subscribed.
     async watch(uri, changed) {
       if (uri === SCHEMA_URI) {

@@ -96,9 +96,9 @@ describe('cells and pages', () => {
   it('stops a page at the row cap or the byte cap, keeping the next row for the next page', () => {
     const rows = [[1], [2], [3], [4], [5]][Symbol.iterator]();
     const first = takePage(rows, undefined, { rows: 2, bytes: 1e6, cellBytes: 10 });
-    expect(first).toEqual({ rows: [[1], [2]], more: true, pending: [3] });
+    expect(first).toEqual({ rows: [[1], [2]], more: true, pending: [3], cuts: [] });
     const second = takePage(rows, first.pending, { rows: 10, bytes: 1e6, cellBytes: 10 });
-    expect(second).toEqual({ rows: [[3], [4], [5]], more: false, pending: undefined });
+    expect(second).toEqual({ rows: [[3], [4], [5]], more: false, pending: undefined, cuts: [] });
     const big = takePage([['a'.repeat(100)], ['b']][Symbol.iterator](), undefined, { rows: 10, bytes: 50, cellBytes: 1000 });
     expect(big.rows).toHaveLength(1);
     expect(big.more).toBe(true);

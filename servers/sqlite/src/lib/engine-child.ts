@@ -244,6 +244,9 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
 // response approaches the client's message limit whatever the table holds (a 50 MB TEXT
 // or BLOB cell is cut with a marker).
 
+/** The longest text cell kept whole in a result (a blob keeps half as many bytes, as hex). */
+export const CELL_CHARS = 64 * 1024;
+
 export interface PageLimits {
   /** Most rows in one page. */
   rows: number;
@@ -281,18 +284,25 @@ export function takePage(
   iterator: Iterator<unknown[]>,
   pending: unknown[] | undefined,
   limits: PageLimits,
-): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined } {
+): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined; cuts: number[][] } {
   const rows: unknown[][] = [];
+  // [row in the page, column, full length] of each cell cut at limits.cellBytes.
+  const cuts: number[][] = [];
   let bytes = 0;
   let next = pending;
   for (;;) {
     if (next === undefined) {
       const step = iterator.next();
-      if (step.done) return { rows, more: false, pending: undefined };
+      if (step.done) return { rows, more: false, pending: undefined, cuts };
       next = step.value;
     }
-    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next };
-    const row = next.map((value) => jsonCell(value, limits.cellBytes));
+    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next, cuts };
+    const at = rows.length;
+    const row = next.map((value, column) => {
+      const length = typeof value === 'string' ? value.length : value instanceof Uint8Array ? value.length * 2 : 0;
+      if (length > limits.cellBytes) cuts.push([at, column, typeof value === 'string' ? value.length : (value as Uint8Array).length]);
+      return jsonCell(value, limits.cellBytes);
+    });
     for (const cell of row) bytes += cellSize(cell);
     rows.push(row);
     next = undefined;
@@ -320,10 +330,23 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   type Db = BetterSqlite3.Database;
   // `ahead` is the next page, read while the parent handles this one (see the message loop);
   // `failed` is the error reading it met, told on the call that asks for it.
-  type Page = { rows: unknown[][]; more: boolean };
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; ahead?: Page; failed?: unknown };
+  type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
+  const fs = modules.require('node:fs') as typeof import('node:fs');
+  // The file the connections have open (device and inode): a database deleted or replaced
+  // under the server is noticed on the next call instead of being served from the old file.
+  const fileId = (): string | undefined => {
+    try {
+      const stat = fs.statSync(config.dbPath);
+      return `${stat.dev}:${stat.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  let opened: string | undefined;
   const open = (readonly: boolean): Db => {
     const db = new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
+    opened ??= fileId();
     return db;
   };
   let writer: Db | undefined;
@@ -389,7 +412,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
-    return { rows: page.rows, more: page.more };
+    return { rows: page.rows, more: page.more, cuts: page.cuts };
   };
   // Read statements already checked on a connection, while the schema is unchanged: a
   // repeated query skips the prepare and the EXPLAIN. (A statement SQLite called read-only
@@ -420,8 +443,8 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     if (verdict.reader) {
       const stmt = verdict.stmt.raw(true).safeIntegers(true);
       const columns = columnsOf(stmt);
-      const rows = (stmt.all(...args) as unknown[][]).map((row) => row.map((v) => jsonCell(v, config.limits.cellBytes)));
-      return { columns, rows, more: false, changes: rows.length, tables: [] };
+      const page = takePage((stmt.all(...args) as unknown[][])[Symbol.iterator](), undefined, { rows: Number.MAX_SAFE_INTEGER, bytes: Number.MAX_SAFE_INTEGER, cellBytes: config.limits.cellBytes });
+      return { columns, rows: page.rows, more: false, changes: page.rows.length, tables: [], cuts: page.cuts };
     }
     const info = verdict.stmt.safeIntegers(true).run(...args);
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -437,7 +460,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const verdict = inspectStatement(db, sql, mode, bindArgs(params));
       return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive, writes: rootNames(db, verdict.writeRoots) };
     },
-    query({ sql, params, mode, confirmed }) {
+    query({ sql, params, mode, confirmed, owner }) {
       if (mode === 'write') {
         const db = getWriter();
         const args = bindArgs(params);
@@ -461,25 +484,27 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       try {
         const args = bindArgs(params);
         const { stmt, columns, tables } = readStatement(db, sql, args);
-        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now() };
+        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now(), owner };
         const page = pageOf(cursor);
-        if (!page.more) return { columns, rows: page.rows, more: false, tables };
+        if (!page.more) return { columns, rows: page.rows, more: false, tables, cuts: page.cuts };
         const id = `${process.pid}.${nextCursor++}`;
         cursors.set(id, cursor);
         kept = true;
         if (cursors.size > config.maxCursors) closeCursor(cursors.keys().next().value as string);
-        return { columns, rows: page.rows, more: true, cursor: id, tables };
+        return { columns, rows: page.rows, more: true, cursor: id, tables, cuts: page.cuts };
       } finally {
         if (!kept) release(db);
       }
     },
-    next({ cursor: id }) {
+    next({ cursor: id, owner }) {
       const cursor = cursors.get(id);
       if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
+      // A cursor is its session's: another session cannot read (or advance) it.
+      if (cursor.owner !== owner) throw refusal('This cursor belongs to another session: run the query yourself, without cursor.');
       try {
         const page = pageOf(cursor);
         if (!page.more) closeCursor(id);
-        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [] };
+        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [], cuts: page.cuts };
       } catch (error) {
         closeCursor(id);
         throw error;
@@ -549,7 +574,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const keys = page.rows.map((row) => row[0]);
       const rows = page.rows.map((row) => row.slice(1));
       const nextAfter = page.more ? String(withRowid ? keys[keys.length - 1] : start + rows.length) : undefined;
-      return { columns, rows, nextAfter };
+      return { columns, rows, nextAfter, cuts: page.cuts.map(([row, column, length]) => [row, column - 1, length]) };
     },
     fingerprint({ tables }) {
       const db = getControl();
@@ -586,7 +611,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       try {
         const page = takePage(cursor.iterator, cursor.pending, config.limits);
         cursor.pending = page.pending;
-        cursor.ahead = { rows: page.rows, more: page.more };
+        cursor.ahead = { rows: page.rows, more: page.more, cuts: page.cuts };
       } catch (error) {
         cursor.failed = error;
       }
@@ -594,9 +619,33 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     if (process.connected) process.send!({ id, readAhead: true });
   };
 
+  const closeAll = () => {
+    for (const id of [...cursors.keys()]) closeCursor(id);
+    for (const db of [...idle.splice(0), control, writer]) {
+      try {
+        db?.close();
+      } catch {}
+    }
+    control = writer = undefined;
+    schemaVersion = undefined;
+    schemaCache = undefined;
+    opened = undefined;
+  };
+  const checkFile = () => {
+    if (opened === undefined) return;
+    const now = fileId();
+    if (now === opened) return;
+    closeAll();
+    if (now === undefined) {
+      throw refusal(`The database file ${config.dbPath} was deleted or moved while the server was running: put it back, or restart the server with the right --db-path.`);
+    }
+    // Replaced by another file: the next connections open the new one.
+  };
+
   process.on('message', (message: { id: number; op: string; request: unknown }) => {
     let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
     try {
+      checkFile();
       let value: unknown;
       try {
         value = ops[message.op](message.request);
