@@ -136,3 +136,27 @@ describe('cursors belong to their session', () => {
     }
   });
 });
+
+describe('bounded reads answered in the server process', () => {
+  it('a straight-line statement is answered while the only engine process runs a runaway; a table turned into a view is not', async () => {
+    const db = await makeSqliteDb("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'one'), (2, 'two');");
+    const s = await open({ dbPath: db.file, processes: 1, timeoutMs: 3000 });
+    try {
+      let settled = false;
+      const runaway = s.call('read_query', { query: RUNAWAY }).finally(() => (settled = true));
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT 1 AS one' })).rows).toEqual([[1]]);
+      const lookup = await s.ok<QueryOut>('read_query', { query: 'SELECT a FROM t WHERE id = ?', params: [2] });
+      expect(lookup).toMatchObject({ rows: [['two']], tables: ['t'], truncated: false });
+      expect((await s.ok<{ tables: { name: string }[] }>('list_tables', {})).tables.map((t) => t.name)).toEqual(['t']);
+      expect(settled).toBe(false);
+      expect((await runaway).isError).toBe(true);
+      // The same text now reads a view that never ends: it goes to the engine, which stops it.
+      db.exec(`DROP TABLE t; CREATE VIEW t AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id, 'v' AS a FROM c WHERE x < 0 OR x > 0;`);
+      expect(await s.refused('read_query', { query: 'SELECT a FROM t WHERE id = ?', params: [2] })).toMatch(/longer than 3000 ms/);
+      await expect(s.client.ping()).resolves.toBeDefined();
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});

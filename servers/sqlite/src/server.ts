@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createServer, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { SqliteContext } from './context.js';
 import { createEngine, engineFor } from './lib/engine.js';
+import { createQuickReader } from './lib/quick-reader.js';
 import { createInsights } from './lib/insights.js';
 import { createChangeWatch, type Fingerprints } from './lib/change-watch.js';
 import { SqlError } from './lib/errors.js';
@@ -38,15 +39,18 @@ export interface CreateSqliteServerOptions {
 export function createSqliteServer(options: CreateSqliteServerOptions): McpServer {
   const dbPath = path.resolve(options.dbPath);
   const write = options.write ?? false;
+  const limits = { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: CELL_CHARS };
   const engine = createEngine({
     dbPath,
     write,
     timeoutMs: options.timeoutMs ?? 30_000,
-    limits: { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: CELL_CHARS },
+    limits,
     processes: options.processes,
   });
   const insights = createInsights();
-  const schema = (signal?: AbortSignal) => engine.call<Schema>('schema', {}, { signal });
+  // Bounded work (the schema, straight-line statements) is answered here; the rest by the engine.
+  const quick = createQuickReader({ dbPath, limits });
+  const schema = async (signal?: AbortSignal) => (quick.schema() as Schema | undefined) ?? engine.call<Schema>('schema', {}, { signal });
   const changes = createChangeWatch({
     dbPath,
     fingerprint: (tables) => engine.call<Fingerprints>('fingerprint', { tables }),
@@ -67,7 +71,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     resources: async () => (await import('./resources/index.js')).resources,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
-    context: (session) => ({ engine: engineFor(engine, session.id), schema, insights, write, dbPath, wrote: () => changes.poke() }),
+    context: (session) => ({ engine: engineFor(engine, session.id), quick, schema, insights, write, dbPath, wrote: () => changes.poke() }),
     // Only subscribed tables (and the schema) are fingerprinted, and only while subscribed.
     async watch(uri, changed) {
       if (uri === SCHEMA_URI) {
@@ -83,6 +87,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     useRoots: false,
     onClose: async () => {
       changes.close();
+      quick.close();
       await engine.close();
     },
     maxResultBytes: options.maxResultBytes,

@@ -196,6 +196,10 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
       throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here. Nothing was run.`);
     }
   }
+  // A statement that checks the schema cookie, so the connection reloads a schema another
+  // connection changed: SQLite compiles (and EXPLAIN shows) against the schema it last
+  // loaded, and EXPLAIN alone never notices it is stale.
+  db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get();
   let stmt: BetterSqlite3.Statement;
   try {
     stmt = db.prepare(sql);
@@ -307,6 +311,34 @@ export function takePage(
     rows.push(row);
     next = undefined;
   }
+}
+
+/** The tables, views, indexes and triggers of the database, read with fixed statements (no client SQL). */
+export function readSchema(db: BetterSqlite3.Database): unknown {
+  const objects = db
+    .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
+    .all() as { type: string; name: string; tableName: string; sql: string | null }[];
+  const tables = objects
+    .filter((o) => o.type === 'table' || o.type === 'view')
+    .map((o) => ({
+      name: o.name,
+      type: o.type,
+      sql: o.sql,
+      columns: (db.prepare('SELECT name, type, "notnull" AS "notNull", dflt_value AS "defaultValue", pk FROM pragma_table_info(?)').all(o.name) as {
+        name: string; type: string; notNull: number; defaultValue: string | null; pk: number;
+      }[]).map((c) => ({ ...c, notNull: c.notNull === 1 })),
+    }));
+  const indexes = objects
+    .filter((o) => o.type === 'index')
+    .map((o) => ({
+      name: o.name,
+      table: o.tableName,
+      sql: o.sql,
+      unique: ((db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(o.tableName, o.name) as { u: number } | undefined)?.u ?? 0) === 1,
+      columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
+    }));
+  const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
+  return { tables, indexes, triggers };
 }
 
 // ---- The message loop ----
@@ -519,30 +551,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       // Read again only when the schema changed (whoever changed it).
       const version = (schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()).get();
       if (schemaCache && schemaCache.version === version) return schemaCache.value;
-      const objects = db
-        .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
-        .all() as { type: string; name: string; tableName: string; sql: string | null }[];
-      const tables = objects
-        .filter((o) => o.type === 'table' || o.type === 'view')
-        .map((o) => ({
-          name: o.name,
-          type: o.type,
-          sql: o.sql,
-          columns: (db.prepare('SELECT name, type, "notnull" AS "notNull", dflt_value AS "defaultValue", pk FROM pragma_table_info(?)').all(o.name) as {
-            name: string; type: string; notNull: number; defaultValue: string | null; pk: number;
-          }[]).map((c) => ({ ...c, notNull: c.notNull === 1 })),
-        }));
-      const indexes = objects
-        .filter((o) => o.type === 'index')
-        .map((o) => ({
-          name: o.name,
-          table: o.tableName,
-          sql: o.sql,
-          unique: ((db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(o.tableName, o.name) as { u: number } | undefined)?.u ?? 0) === 1,
-          columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
-        }));
-      const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
-      schemaCache = { version, value: { tables, indexes, triggers } };
+      schemaCache = { version, value: readSchema(db) };
       return schemaCache.value;
     },
     explain({ sql, params }) {
@@ -689,5 +698,6 @@ export const CHILD_FUNCTIONS = [
   jsonCell,
   cellSize,
   takePage,
+  readSchema,
   engineMain,
 ];
