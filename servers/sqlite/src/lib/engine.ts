@@ -56,6 +56,8 @@ interface Job {
   deadline: number;
   /** Fires at the deadline while the job still waits for a child. */
   waitTimer?: NodeJS.Timeout;
+  /** Cancels the job while it waits. */
+  onWaitAbort?: () => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -245,6 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const run = (slot: Slot, job: Job) => {
     clearTimeout(job.waitTimer);
+    if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
     if (job.signal?.aborted) {
       job.reject(job.signal.reason as Error);
       return;
@@ -318,21 +321,21 @@ export function createEngine(options: EngineOptions): Engine {
             const index = waiting.indexOf(job);
             if (index < 0) return;
             waiting.splice(index, 1);
+            if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
             job.reject(new SqlError(`The query waited ${options.timeoutMs} ms for a free engine process (other calls were running) and was not started. Try again, or stop the long queries first.`, 'timeout'));
           }, options.timeoutMs);
         }
-        job.signal?.addEventListener(
-          'abort',
-          () => {
-            const queue = slot ? slot.queue : waiting;
-            const index = queue.indexOf(job);
-            if (index < 0) return;
-            queue.splice(index, 1);
-            clearTimeout(job.waitTimer);
-            job.reject(job.signal!.reason as Error);
-          },
-          { once: true },
-        );
+        // Until the job starts (run() removes it): a listener left on a request's signal
+        // keeps that signal, and the answer its promise holds, alive for the whole session.
+        job.onWaitAbort = () => {
+          const queue = slot ? slot.queue : waiting;
+          const index = queue.indexOf(job);
+          if (index < 0) return;
+          queue.splice(index, 1);
+          clearTimeout(job.waitTimer);
+          job.reject(job.signal!.reason as Error);
+        };
+        job.signal?.addEventListener('abort', job.onWaitAbort, { once: true });
         (slot ? slot.queue : waiting).push(job);
         schedule();
       });
@@ -342,11 +345,13 @@ export function createEngine(options: EngineOptions): Engine {
       if (hooked) process.off('exit', killAll);
       for (const job of waiting.splice(0)) {
         clearTimeout(job.waitTimer);
+        if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
         job.reject(new SqlError('The server is shutting down.'));
       }
       for (const slot of slots) {
         for (const job of slot.queue.splice(0)) {
           clearTimeout(job.waitTimer);
+          if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
           job.reject(new SqlError('The server is shutting down.'));
         }
         const running = slot.running;
