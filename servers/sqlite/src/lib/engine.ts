@@ -243,6 +243,13 @@ export function createEngine(options: EngineOptions): Engine {
       waiting.splice(i, 1);
       run(slot, job);
     }
+    // Every child busy and room for one more: start it now, so the next call (another
+    // session's, when these are one session's runaways) does not wait for a process to start.
+    if (slots.length < maxSlots && slots.every((slot) => slot.running)) {
+      const spare: Slot = { index: slots.length, queue: [], generation: 0 };
+      slots.push(spare);
+      start(spare).catch(() => undefined);
+    }
   };
 
   const run = (slot: Slot, job: Job) => {
