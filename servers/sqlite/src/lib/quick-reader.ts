@@ -121,6 +121,8 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
     }
     try {
       db = new Database(options.dbPath, { readonly: true, fileMustExist: true, timeout: 0 });
+      // It reads a few pages per call: a small cache keeps the server process small.
+      db.pragma('cache_size = -256');
       opened = id;
       version = db.prepare('PRAGMA schema_version').pluck();
       return db;
