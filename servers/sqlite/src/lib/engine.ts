@@ -243,9 +243,10 @@ export function createEngine(options: EngineOptions): Engine {
       waiting.splice(i, 1);
       run(slot, job);
     }
-    // Every child busy and room for one more: start it now, so the next call (another
-    // session's, when these are one session's runaways) does not wait for a process to start.
-    if (slots.length < maxSlots && slots.every((slot) => slot.running)) {
+    // Calls running side by side on every child, and room for one more: start it now, so
+    // the next call (another session's, when these are one session's runaways) does not
+    // wait for a process to start. (One call at a time, the common case, starts no spare.)
+    if (slots.length >= 2 && slots.length < maxSlots && slots.every((slot) => slot.running)) {
       const spare: Slot = { index: slots.length, queue: [], generation: 0 };
       slots.push(spare);
       start(spare).catch(() => undefined);
