@@ -343,7 +343,8 @@ export function createEngine(options: EngineOptions): Engine {
           clearTimeout(job.waitTimer);
           job.reject(job.signal!.reason as Error);
         };
-        job.signal?.addEventListener('abort', job.onWaitAbort, { once: true });
+        // (A cursor's next page waits only behind that cursor's own reading: run() sees an abort.)
+        if (!slot) job.signal?.addEventListener('abort', job.onWaitAbort, { once: true });
         (slot ? slot.queue : waiting).push(job);
         schedule();
       });
