@@ -10,3 +10,6 @@ export { startHttpFixture, type HttpFixture, type Route } from './fixtures/http-
 export { expectDocsTable } from './docs-table.js';
 export * from './attacks/index.js';
 export { makeSpecialFile, type SpecialFile, type SpecialFileKind } from './special-files.js';
+export { makeChinookDb, writeChinook, CHINOOK_ROWS, CHINOOK_LOVE_TRACKS } from './attacks/sqlite-chinook.js';
+export { DESTRUCTIVE, STATE_PRAGMAS, TEMP_OBJECTS, WIDER_THAN_ASKED, databaseState, type DatabaseState } from './attacks/database.js';
+export { describeDatabaseAttacks, type DatabaseAttackOptions } from './attacks/database-suite.js';

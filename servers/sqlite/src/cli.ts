@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { runCli, UsageError } from '@mcp-reference/shared';
 import { createSqliteServer } from './server.js';
 import { sqliteOptions } from './options.js';
+import { dbPathProblem } from './lib/db-path.js';
 import pkg from '../package.json' with { type: 'json' };
 
 await runCli(
@@ -15,9 +15,8 @@ await runCli(
       'Example: mcp-server-sqlite --db-path ~/data/shop.db --timeout-ms 10000',
   },
   (options, logger) => {
-    if (!options.write && !existsSync(options.dbPath)) {
-      throw new UsageError(`--db-path ${options.dbPath}: no such file (give --write to create it)`);
-    }
+    const problem = dbPathProblem(options.dbPath, options.write);
+    if (problem) throw new UsageError(`--db-path ${options.dbPath}: ${problem}`);
     return createSqliteServer({ ...options, logLevel: options.logLevel as 'info', logger });
   },
 );

@@ -8,6 +8,7 @@ import type { EngineSlot } from './lib/engine.js';
 import { renderTable } from './lib/render-table.js';
 import { tableUri } from './lib/uris.js';
 import { SqlError } from './lib/errors.js';
+import { CELL_CHARS } from './lib/engine-child.js';
 import type { SqliteContext } from './context.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -25,6 +26,10 @@ export const queryOutput = z.object({
   nextCursor: z.string().optional(),
   tables: z.array(z.string()).describe('Tables the statement read'),
   changes: z.number().int().optional().describe('Rows changed by a write'),
+  cells_cut: z
+    .array(z.object({ row: z.number().int().describe('Row in this page, from 0'), column: z.string(), length: z.number().int().describe('Its full length: characters of text, bytes of a blob') }))
+    .optional()
+    .describe(`Cells longer than ${CELL_CHARS.toLocaleString('en')} characters (blobs: ${(CELL_CHARS / 2).toLocaleString('en')} bytes), cut in rows: read the rest with substr()`),
   last_insert_rowid: z.union([z.number(), z.string()]).optional(),
 });
 
@@ -38,7 +43,21 @@ export interface EnginePage {
   tables: string[];
   changes?: number;
   lastInsertRowid?: number | string;
+  /** [row, column index, full length] of each cell cut. */
+  cuts?: number[][];
   at: EngineSlot;
+}
+
+/** What to run to read the rest of a cut text cell. */
+function restOf(column: string, length: number): string {
+  const name = `"${column.replace(/"/g, '""')}"`;
+  return `substr(${name}, ${CELL_CHARS + 1}, ${CELL_CHARS}), then on, up to ${length.toLocaleString('en')}`;
+}
+
+/** A cell as the text table shows it: long ones shortened there (structuredContent has them). */
+const TEXT_CELL = 200;
+function previewCell(value: unknown): unknown {
+  return typeof value === 'string' && value.length > TEXT_CELL ? `${value.slice(0, TEXT_CELL)}… (${value.length.toLocaleString('en')} characters in structuredContent)` : value;
 }
 
 /**
@@ -53,7 +72,7 @@ const TEXT_CHARS = 64 * 1024;
 export function renderQuery(out: z.output<typeof queryOutput>): string {
   const parts: string[] = [];
   if (out.columns.length) {
-    let table = renderTable(out.columns.map((c) => c.name), out.rows.slice(0, TEXT_ROWS));
+    let table = renderTable(out.columns.map((c) => c.name), out.rows.slice(0, TEXT_ROWS).map((row) => row.map(previewCell)));
     let shown = Math.min(out.rows.length, TEXT_ROWS);
     if (table.length > TEXT_CHARS) {
       table = table.slice(0, table.lastIndexOf('\n', TEXT_CHARS));
@@ -63,6 +82,14 @@ export function renderQuery(out: z.output<typeof queryOutput>): string {
     if (shown < out.rows.length) {
       parts.push(`(${shown} of the ${out.rows.length} rows of this page are shown here; structuredContent has them all. For fewer rows, add a LIMIT or a WHERE.)`);
     }
+  }
+  if (out.cells_cut?.length) {
+    const shown = out.cells_cut.slice(0, 5).map((cut) => `row ${cut.row}, column ${cut.column}: ${cut.length.toLocaleString('en')}`);
+    parts.push(
+      `${out.cells_cut.length} cell(s) were cut at ${CELL_CHARS.toLocaleString('en')} characters (${shown.join('; ')}${out.cells_cut.length > 5 ? '; ...' : ''}). ` +
+        'Read the rest of one with substr(column, start, length) in a query that selects that row, e.g. ' +
+        `${restOf(out.cells_cut[0].column, out.cells_cut[0].length)} (a blob keeps ${(CELL_CHARS / 2).toLocaleString('en')} bytes: hex(substr(column, ${CELL_CHARS / 2 + 1}, ${CELL_CHARS / 2})) for the next ones).`,
+    );
   }
   if (out.changes !== undefined && out.rows.length === 0) parts.push(`${out.changes} row(s) changed.`);
   else parts.push(`${out.row_count} row(s)${out.truncated ? ', more follow: call again with the same query and cursor ' + out.nextCursor : ''}.`);
@@ -96,6 +123,7 @@ export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page:
     tables: page.tables,
     ...(page.changes !== undefined ? { changes: page.changes } : {}),
     ...(page.lastInsertRowid !== undefined ? { last_insert_rowid: page.lastInsertRowid } : {}),
+    ...(page.cuts?.length ? { cells_cut: page.cuts.map(([row, column, length]) => ({ row, column: page.columns[column]?.name ?? String(column), length })) } : {}),
   };
   return ctx.result(out, page.tables.map((name) => ctx.link(tableUri(name), { name, mimeType: 'application/json' })));
 }

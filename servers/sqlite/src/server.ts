@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { createServer, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { SqliteContext } from './context.js';
-import { createEngine } from './lib/engine.js';
+import { createEngine, engineFor } from './lib/engine.js';
+import { createQuickReader } from './lib/quick-reader.js';
 import { createInsights } from './lib/insights.js';
 import { createChangeWatch, type Fingerprints } from './lib/change-watch.js';
 import { SqlError } from './lib/errors.js';
 import type { Schema } from './lib/schema.js';
 import { SCHEMA_URI, tableOfUri } from './lib/uris.js';
+import { CELL_CHARS } from './lib/engine-child.js';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface CreateSqliteServerOptions {
@@ -37,15 +39,18 @@ export interface CreateSqliteServerOptions {
 export function createSqliteServer(options: CreateSqliteServerOptions): McpServer {
   const dbPath = path.resolve(options.dbPath);
   const write = options.write ?? false;
+  const limits = { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: CELL_CHARS };
   const engine = createEngine({
     dbPath,
     write,
     timeoutMs: options.timeoutMs ?? 30_000,
-    limits: { rows: options.maxRows ?? 10_000, bytes: options.maxPageBytes ?? 2 * 1024 * 1024, cellBytes: 64 * 1024 },
+    limits,
     processes: options.processes,
   });
   const insights = createInsights();
-  const schema = (signal?: AbortSignal) => engine.call<Schema>('schema', {}, { signal });
+  // Bounded work (the schema, straight-line statements) is answered here; the rest by the engine.
+  const quick = createQuickReader({ dbPath, limits });
+  const schema = async (signal?: AbortSignal) => (quick.schema() as Schema | undefined) ?? engine.call<Schema>('schema', {}, { signal });
   const changes = createChangeWatch({
     dbPath,
     fingerprint: (tables) => engine.call<Fingerprints>('fingerprint', { tables }),
@@ -66,7 +71,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     resources: async () => (await import('./resources/index.js')).resources,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
-    context: () => ({ engine, schema, insights, write, dbPath, wrote: () => changes.poke() }),
+    context: (session) => ({ engine: engineFor(engine, session.id), quick, schema, insights, write, dbPath, wrote: () => changes.poke() }),
     // Only subscribed tables (and the schema) are fingerprinted, and only while subscribed.
     async watch(uri, changed) {
       if (uri === SCHEMA_URI) {
@@ -82,6 +87,7 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     useRoots: false,
     onClose: async () => {
       changes.close();
+      quick.close();
       await engine.close();
     },
     maxResultBytes: options.maxResultBytes,

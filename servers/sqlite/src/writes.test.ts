@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SqliteFixture } from '@mcp-reference/test-harness';
-import { linksOf, open, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
+import { linksOf, open, textOf, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
 
 describe('write tools (--write)', () => {
   let db: SqliteFixture;
@@ -32,17 +32,27 @@ describe('write tools (--write)', () => {
   it('create_table creates a table and links to it; it refuses other statements', async () => {
     s = await open({ dbPath: db.file, write: true });
     const result = await s.call('create_table', { query: 'CREATE TABLE tags (id INTEGER PRIMARY KEY, label TEXT)' });
-    expect(result.structuredContent).toEqual({ table: 'tags', uri: 'sqlite://table/tags' });
+    expect(result.structuredContent).toEqual({ table: 'tags', uri: 'sqlite://table/tags', created: true });
     expect(linksOf(result)).toEqual(['sqlite://table/tags']);
     expect(await s.refused('create_table', { query: "INSERT INTO users (name) VALUES ('x')" })).toMatch(/CREATE TABLE/);
   });
 
+  it('create_table on an existing table with IF NOT EXISTS names it and says nothing changed', async () => {
+    s = await open({ dbPath: db.file, write: true });
+    const result = await s.call('create_table', { query: 'CREATE TABLE IF NOT EXISTS "Users" (id INTEGER PRIMARY KEY)' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ table: 'users', uri: 'sqlite://table/users', created: false });
+    expect(textOf(result)).toMatch(/Table users already exists; nothing was changed/);
+  });
+
   it.each([
     ['DROP TABLE orders', /drops table/],
-    ['DELETE FROM orders', /deletes every row/],
-    ['UPDATE users SET name = upper(name)', /updates every row/],
-    ['DELETE FROM orders -- WHERE id = 1', /deletes every row/],
-    ["UPDATE users SET name = (SELECT 'x' WHERE 1)", /updates every row/],
+    ['DELETE FROM orders', /deletes rows/],
+    ['UPDATE users SET name = upper(name)', /updates rows/],
+    ['DELETE FROM orders -- WHERE id = 1', /deletes rows/],
+    ["UPDATE users SET name = (SELECT 'x' WHERE 1)", /updates rows/],
+    ['DELETE FROM orders WHERE 1', /deletes rows/],
+    ['UPDATE users SET name = NULL WHERE 1 = 1', /updates rows/],
   ])('asks before %s, and changes nothing when the user declines', async (query, question) => {
     const asked: string[] = [];
     s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'decline' }) });
@@ -53,13 +63,15 @@ describe('write tools (--write)', () => {
     expect(await snapshotDir(db.dir)).toEqual(before);
   });
 
-  it('runs a destructive statement once the user accepts, and does not ask for one with WHERE', async () => {
+  it('runs a destructive statement once the user accepts; an INSERT does not ask', async () => {
     const asked: string[] = [];
     s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'accept', content: { confirm: true } }) });
-    await s.ok('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
+    await s.ok('write_query', { query: "INSERT INTO orders (user_id, total) VALUES (3, 1)" });
     expect(asked).toHaveLength(0);
-    await s.ok('write_query', { query: 'DELETE FROM orders' });
+    await s.ok('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
     expect(asked).toHaveLength(1);
+    await s.ok('write_query', { query: 'DELETE FROM orders' });
+    expect(asked).toHaveLength(2);
     expect((await s.ok<QueryOut>('read_query', { query: 'SELECT count(*) FROM orders' })).rows).toEqual([[0]]);
   });
 });

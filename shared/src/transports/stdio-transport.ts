@@ -6,6 +6,35 @@ import { ErrorCodes, errorMessage } from '../errors.js';
 /** A line longer than this is refused (and skipped up to its newline). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/** Bytes kept at each end of an oversized line to find its id. */
+const ID_WINDOW = 64 * 1024;
+
+/**
+ * The top-level "id" of a JSON-RPC request too large to parse, from its first and last
+ * bytes, so the client hears about its own request instead of waiting for an answer that
+ * never comes: first among the top-level keys at the start, else the last key before the
+ * final brace (where SDK clients put it). Null when neither end shows it.
+ */
+export function oversizeId(head: string, tail: string): string | number | null {
+  let depth = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < head.length && head[j] !== '"') j += head[j] === '\\' ? 2 : 1;
+      if (j >= head.length) break;
+      if (depth === 1 && head.slice(i, j + 1) === '"id"') {
+        const value = /^\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]/.exec(head.slice(j + 1, j + 200));
+        if (value) return JSON.parse(value[1]) as string | number;
+      }
+      i = j;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  const last = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*}\s*$/.exec(tail);
+  return last ? (JSON.parse(last[1]) as string | number) : null;
+}
+
 interface Pending {
   message: JSONRPCMessage;
   done: () => void;
@@ -32,6 +61,9 @@ export class LineTransport implements Transport {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private discarding = false;
+  /** The start and (rolling) end of an oversized line being skipped: where its id is. */
+  private oversizeHead = '';
+  private oversizeTail = Buffer.alloc(0);
   private queue: Pending[] = [];
   private waitingForDrain = false;
   private closed = false;
@@ -55,23 +87,34 @@ export class LineTransport implements Transport {
         this.discarding = false;
         this.chunks = [];
         this.buffered = 0;
+        this.refuseOversize(oversizeId(this.oversizeHead, Buffer.concat([this.oversizeTail, head]).subarray(-ID_WINDOW).toString('utf8')));
+        this.oversizeHead = '';
+        this.oversizeTail = Buffer.alloc(0);
+        if (this.closed) return;
         continue;
       }
       const line = this.chunks.length ? Buffer.concat([...this.chunks, head]) : head;
       this.chunks = [];
       this.buffered = 0;
-      if (line.length > this.maxLineBytes) this.refuseOversize();
+      if (line.length > this.maxLineBytes) this.refuseOversize(oversizeId(line.subarray(0, ID_WINDOW).toString('utf8'), line.subarray(-ID_WINDOW).toString('utf8')));
       else this.handleLine(line.toString('utf8'));
       if (this.closed) return;
     }
-    if (data.length === 0 || this.discarding) return;
+    if (data.length === 0) return;
+    if (this.discarding) {
+      this.oversizeTail = Buffer.concat([this.oversizeTail, data]).subarray(-ID_WINDOW);
+      return;
+    }
     this.buffered += data.length;
     if (this.buffered > this.maxLineBytes) {
-      // Keep nothing of a line that is already too long; answer once, skip to its end.
+      // Keep only the ends of a line that is already too long (its id is at one of them);
+      // skip to its end, then answer its id once.
+      const all = Buffer.concat([...this.chunks, data]);
+      this.oversizeHead = all.subarray(0, ID_WINDOW).toString('utf8');
+      this.oversizeTail = all.subarray(-ID_WINDOW);
       this.chunks = [];
       this.buffered = 0;
       this.discarding = true;
-      this.refuseOversize();
       return;
     }
     this.chunks.push(data);
@@ -88,8 +131,8 @@ export class LineTransport implements Transport {
     this.output.on('error', this.onStreamError);
   }
 
-  private refuseOversize() {
-    this.reply(null, ErrorCodes.InvalidRequest, `Invalid Request: a message exceeds ${this.maxLineBytes} bytes`);
+  private refuseOversize(id: string | number | null) {
+    this.reply(id, ErrorCodes.InvalidRequest, `Invalid Request: a message exceeds ${this.maxLineBytes} bytes (the limit of one message); send less in one request`);
   }
 
   private handleLine(raw: string) {

@@ -15,13 +15,22 @@ describe('sqlTokens and what is read from them', () => {
     expect(statementVerb(tokens('  select 1'))).toBe('SELECT');
   });
 
-  it('calls DROP and a DELETE or UPDATE without a top-level WHERE destructive', () => {
+  it('calls every statement that can remove or rewrite data or schema destructive, whatever its WHERE', () => {
     expect(destructiveReason(tokens('DROP TABLE t'))).toMatch(/drops table/);
-    expect(destructiveReason(tokens('DELETE FROM t'))).toMatch(/deletes every row/);
-    expect(destructiveReason(tokens("DELETE FROM t -- WHERE id = 1"))).toMatch(/deletes every row/);
-    expect(destructiveReason(tokens("UPDATE t SET a = 'WHERE'"))).toMatch(/updates every row/);
-    expect(destructiveReason(tokens('UPDATE t SET a = (SELECT b FROM u WHERE c)'))).toMatch(/updates every row/);
-    expect(destructiveReason(tokens('DELETE FROM t WHERE id = 1'))).toBeUndefined();
+    expect(destructiveReason(tokens('DELETE FROM t'))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens("DELETE FROM t -- WHERE id = 1"))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens('DELETE FROM t WHERE 1'))).toMatch(/deletes rows/);
+    expect(destructiveReason(tokens("UPDATE t SET a = 'WHERE'"))).toMatch(/updates rows/);
+    expect(destructiveReason(tokens('UPDATE t SET a = 1 WHERE 1 = 1'))).toMatch(/updates rows/);
+    expect(destructiveReason(tokens('ALTER TABLE t DROP COLUMN a'))).toMatch(/drops a column/);
+    expect(destructiveReason(tokens('ALTER TABLE t RENAME TO u'))).toMatch(/renames/);
+    expect(destructiveReason(tokens('ALTER TABLE t ADD COLUMN "drop"'))).toBeUndefined();
+    expect(destructiveReason(tokens('CREATE TRIGGER x AFTER INSERT ON t BEGIN DELETE FROM u; END'))).toMatch(/trigger/);
+    expect(destructiveReason(tokens('INSERT OR REPLACE INTO t VALUES (1)'))).toMatch(/replaces/);
+    expect(destructiveReason(tokens('REPLACE INTO t VALUES (1)'))).toMatch(/replaces/);
+    expect(destructiveReason(tokens('INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 2'))).toMatch(/upsert/);
+    expect(destructiveReason(tokens('INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING'))).toBeUndefined();
+    expect(destructiveReason(tokens('CREATE TABLE u (a)'))).toBeUndefined();
     expect(destructiveReason(tokens('INSERT INTO t VALUES (1)'))).toBeUndefined();
   });
 
@@ -87,9 +96,9 @@ describe('cells and pages', () => {
   it('stops a page at the row cap or the byte cap, keeping the next row for the next page', () => {
     const rows = [[1], [2], [3], [4], [5]][Symbol.iterator]();
     const first = takePage(rows, undefined, { rows: 2, bytes: 1e6, cellBytes: 10 });
-    expect(first).toEqual({ rows: [[1], [2]], more: true, pending: [3] });
+    expect(first).toEqual({ rows: [[1], [2]], more: true, pending: [3], cuts: [] });
     const second = takePage(rows, first.pending, { rows: 10, bytes: 1e6, cellBytes: 10 });
-    expect(second).toEqual({ rows: [[3], [4], [5]], more: false, pending: undefined });
+    expect(second).toEqual({ rows: [[3], [4], [5]], more: false, pending: undefined, cuts: [] });
     const big = takePage([['a'.repeat(100)], ['b']][Symbol.iterator](), undefined, { rows: 10, bytes: 50, cellBytes: 1000 });
     expect(big.rows).toHaveLength(1);
     expect(big.more).toBe(true);

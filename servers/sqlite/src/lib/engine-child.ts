@@ -83,16 +83,32 @@ export function statementVerb(tokens: SqlToken[]): string | undefined {
 }
 
 /**
- * Why a statement destroys data, or undefined: DROP, and DELETE or UPDATE without a
- * WHERE at the top level (a WHERE inside a subquery does not count).
+ * Why a statement can remove or rewrite data or schema (write_query asks first), from its
+ * kind, or undefined. The rule is deliberately simple: every UPDATE, DELETE, REPLACE,
+ * INSERT OR REPLACE and upsert (ON CONFLICT DO UPDATE), DROP, ALTER TABLE other than ADD
+ * COLUMN, and CREATE TRIGGER (a trigger's future effect is judged when it is created). A
+ * WHERE clause does not make a statement harmless (`WHERE 1` is every row). The caller
+ * adds what SQLite's compiled program shows (rows deleted, triggers or foreign-key
+ * actions run), see inspectStatement.
  */
 export function destructiveReason(tokens: SqlToken[]): string | undefined {
   const verb = statementVerb(tokens);
+  const top = tokens.filter((token) => token.depth === 0).map((token) => token.text);
   if (verb === 'DROP') return `drops ${tokens[1]?.text.toLowerCase() ?? 'an object'}`;
-  if (verb !== 'DELETE' && verb !== 'UPDATE') return undefined;
-  const start = tokens.findIndex((token) => token.depth === 0 && token.text === verb);
-  const hasWhere = tokens.slice(start + 1).some((token) => token.depth === 0 && token.text === 'WHERE');
-  return hasWhere ? undefined : verb === 'DELETE' ? 'deletes every row (no WHERE)' : 'updates every row (no WHERE)';
+  if (verb === 'DELETE') return 'deletes rows';
+  if (verb === 'UPDATE') return 'updates rows';
+  if (verb === 'REPLACE' || (verb === 'INSERT' && top[1] === 'OR' && top[2] === 'REPLACE')) return 'replaces rows';
+  if (verb === 'INSERT') {
+    const on = top.findIndex((text, i) => text === 'DO' && top[i + 1] === 'UPDATE');
+    return on >= 0 ? 'updates rows on conflict (upsert)' : undefined;
+  }
+  if (verb === 'ALTER') {
+    if (top.includes('DROP')) return 'drops a column';
+    if (top.includes('RENAME')) return 'renames a table or column';
+    return top.includes('ADD') ? undefined : 'alters a table';
+  }
+  if (verb === 'CREATE' && top.slice(0, 4).includes('TRIGGER')) return 'creates a trigger (it will change rows whenever it fires)';
+  return undefined;
 }
 
 /** The pragma a PRAGMA statement names (lower-case, schema prefix removed) and whether it sets or passes a value. */
@@ -127,6 +143,8 @@ export interface StatementVerdict {
   destructive: string | undefined;
   /** Root pages of the main database that the statement opens to read. */
   readRoots: number[];
+  /** Root pages of the main database that the statement opens to write. */
+  writeRoots: number[];
 }
 
 /** Pragmas that only read; those marked 'argument' take a name (a table, an index). */
@@ -173,12 +191,36 @@ export function addonError(error: unknown): unknown {
 /**
  * Prepares exactly one statement and checks it against the mode: 'read' statements must
  * be read-only by SQLite's own verdict; in every mode ATTACH, DETACH, VACUUM, transaction
- * control, extension loading and pragmas that change state are refused. `args` are the
- * values the statement will be bound to (EXPLAIN needs them too).
+ * control, extension loading, TEMP objects and pragmas that change state are refused.
+ * `args` are the values the statement will be bound to (EXPLAIN needs them too).
+ *
+ * Order matters. What SQLite reads must be exactly the text judged, so a NUL character
+ * (where SQLite stops reading) is refused first. Then PRAGMA and EXPLAIN are judged before
+ * anything is prepared: SQLite applies many pragmas (foreign_keys, query_only,
+ * locking_mode, case_sensitive_like, ignore_check_constraints...) while it *prepares* the
+ * statement, so a pragma refused after prepare would already have taken effect.
  */
 export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: StatementMode, args: unknown[] = []): StatementVerdict {
-  const tokens: SqlToken[] = sqlTokens(sql);
-  if (tokens.filter((token) => token.text !== ';').length === 0) throw refusal('The query is empty: send one SQL statement.');
+  if (sql.indexOf(String.fromCharCode(0)) >= 0) {
+    throw refusal('The statement contains a NUL character (\\u0000), where SQLite would stop reading it and run only the part before: remove it (bind binary values with params).');
+  }
+  const all: SqlToken[] = sqlTokens(sql);
+  const first = all.findIndex((token) => token.text !== ';');
+  if (first < 0) throw refusal('The query is empty: send one SQL statement.');
+  const tokens = all.slice(first);
+  const verb = statementVerb(tokens) ?? '';
+  if (verb === 'EXPLAIN') throw refusal('Use the explain_query tool to see a query plan.');
+  const pragma = pragmaOf(tokens);
+  if (pragma) {
+    const policy = pragmaPolicy(pragma.name);
+    if (policy === undefined || (policy === 'plain' && pragma.hasArgument)) {
+      throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here. Nothing was run.`);
+    }
+  }
+  // A statement that checks the schema cookie, so the connection reloads a schema another
+  // connection changed: SQLite compiles (and EXPLAIN shows) against the schema it last
+  // loaded, and EXPLAIN alone never notices it is stale.
+  db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get();
   let stmt: BetterSqlite3.Statement;
   try {
     stmt = db.prepare(sql);
@@ -187,18 +229,11 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
     if (/more than one statement/.test(message)) throw refusal('Send exactly one SQL statement per call (a second statement was found after the first).');
     throw error;
   }
-  const verb = statementVerb(tokens) ?? '';
-  if (verb === 'EXPLAIN') throw refusal('Use the explain_query tool to see a query plan.');
-  const pragma = pragmaOf(tokens);
-  if (pragma) {
-    const policy = pragmaPolicy(pragma.name);
-    if (policy === undefined || (policy === 'plain' && pragma.hasArgument)) {
-      throw refusal(`PRAGMA ${pragma.name}${pragma.hasArgument ? ' with a value' : ''} is not allowed: only pragmas that read (table_info, index_list, user_version, ...) can be run here.`);
-    }
-  }
-  const program = db.prepare(`EXPLAIN ${sql}`).all(...args) as { opcode: string; p2: number; p3: number; p4: unknown }[];
+  const program = db.prepare(`EXPLAIN ${sql}`).all(...args) as { opcode: string; p1: number; p2: number; p3: number; p4: unknown }[];
   const readRoots: number[] = [];
-  let clears = false;
+  const writeRoots: number[] = [];
+  let deletes = false;
+  let triggers = false;
   for (const op of program) {
     if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && typeof op.p4 === 'string') {
       if (/^sqlite_(attach|detach)\b/.test(op.p4)) throw refusal('ATTACH and DETACH are not allowed: this server works on its one database file.');
@@ -206,20 +241,36 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
     }
     if (op.opcode === 'Vacuum') throw refusal('VACUUM is not allowed (VACUUM INTO would write a file outside the database).');
     if (op.opcode === 'AutoCommit' || op.opcode === 'Savepoint') throw refusal('Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) is not allowed: each call runs in its own transaction.');
+    // Database 1 is "temp": a TEMP table, view or trigger would live on, unseen, in this
+    // server's connection (and a TEMP trigger would fire on later calls).
+    // (ALTER TABLE opens the temp schema to update temp triggers, of which there are none.)
+    if (verb !== 'ALTER' && ((op.opcode === 'OpenWrite' && op.p3 === 1) || (op.opcode === 'ParseSchema' && op.p1 === 1) || (op.opcode === 'CreateBtree' && op.p1 === 1))) {
+      throw refusal('TEMP tables, views and triggers are not allowed: they would outlive this call unseen in the server\'s connection. Create a regular one (and drop it when done), or use a WITH clause.');
+    }
     if (op.opcode === 'OpenRead' && op.p3 === 0) readRoots.push(op.p2);
-    if (op.opcode === 'Clear' || op.opcode === 'Destroy') clears = true;
+    if (op.opcode === 'OpenWrite' && op.p3 === 0) writeRoots.push(op.p2);
+    if (['Delete', 'IdxDelete', 'Clear', 'Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) deletes = true;
+    if (op.opcode === 'Program') triggers = true;
   }
   if (mode === 'read' && !stmt.readonly) {
     throw refusal('This statement writes to the database; read_query runs only statements that read. ' + 'Start the server with --write and use write_query to change data.');
   }
-  const destructive = destructiveReason(tokens) ?? (clears && !stmt.readonly ? 'deletes every row' : undefined);
-  return { stmt, reader: stmt.reader, readonly: stmt.readonly, verb, destructive, readRoots: [...new Set(readRoots)] };
+  // The statement's kind, then what its compiled program does: a statement that is
+  // harmless by kind still asks if SQLite compiled row deletions, triggers or
+  // foreign-key actions into it.
+  const destructive = stmt.readonly
+    ? undefined
+    : (destructiveReason(tokens) ?? (triggers ? 'fires triggers or foreign-key actions that may change other rows' : deletes ? 'deletes rows' : undefined));
+  return { stmt, reader: stmt.reader, readonly: stmt.readonly, verb, destructive, readRoots: [...new Set(readRoots)], writeRoots: [...new Set(writeRoots)] };
 }
 
 // ---- Cells and pages ----
 // How rows leave the engine: JSON-safe cells and pages bounded by rows and bytes, so no
 // response approaches the client's message limit whatever the table holds (a 50 MB TEXT
 // or BLOB cell is cut with a marker).
+
+/** The longest text cell kept whole in a result (a blob keeps half as many bytes, as hex). */
+export const CELL_CHARS = 64 * 1024;
 
 export interface PageLimits {
   /** Most rows in one page. */
@@ -258,22 +309,57 @@ export function takePage(
   iterator: Iterator<unknown[]>,
   pending: unknown[] | undefined,
   limits: PageLimits,
-): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined } {
+): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined; cuts: number[][] } {
   const rows: unknown[][] = [];
+  // [row in the page, column, full length] of each cell cut at limits.cellBytes.
+  const cuts: number[][] = [];
   let bytes = 0;
   let next = pending;
   for (;;) {
     if (next === undefined) {
       const step = iterator.next();
-      if (step.done) return { rows, more: false, pending: undefined };
+      if (step.done) return { rows, more: false, pending: undefined, cuts };
       next = step.value;
     }
-    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next };
-    const row = next.map((value) => jsonCell(value, limits.cellBytes));
+    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next, cuts };
+    const at = rows.length;
+    const row = next.map((value, column) => {
+      const length = typeof value === 'string' ? value.length : value instanceof Uint8Array ? value.length * 2 : 0;
+      if (length > limits.cellBytes) cuts.push([at, column, typeof value === 'string' ? value.length : (value as Uint8Array).length]);
+      return jsonCell(value, limits.cellBytes);
+    });
     for (const cell of row) bytes += cellSize(cell);
     rows.push(row);
     next = undefined;
   }
+}
+
+/** The tables, views, indexes and triggers of the database, read with fixed statements (no client SQL). */
+export function readSchema(db: BetterSqlite3.Database): unknown {
+  const objects = db
+    .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
+    .all() as { type: string; name: string; tableName: string; sql: string | null }[];
+  const tables = objects
+    .filter((o) => o.type === 'table' || o.type === 'view')
+    .map((o) => ({
+      name: o.name,
+      type: o.type,
+      sql: o.sql,
+      columns: (db.prepare('SELECT name, type, "notnull" AS "notNull", dflt_value AS "defaultValue", pk FROM pragma_table_info(?)').all(o.name) as {
+        name: string; type: string; notNull: number; defaultValue: string | null; pk: number;
+      }[]).map((c) => ({ ...c, notNull: c.notNull === 1 })),
+    }));
+  const indexes = objects
+    .filter((o) => o.type === 'index')
+    .map((o) => ({
+      name: o.name,
+      table: o.tableName,
+      sql: o.sql,
+      unique: ((db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(o.tableName, o.name) as { u: number } | undefined)?.u ?? 0) === 1,
+      columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
+    }));
+  const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
+  return { tables, indexes, triggers };
 }
 
 // ---- The message loop ----
@@ -297,14 +383,29 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   type Db = BetterSqlite3.Database;
   // `ahead` is the next page, read while the parent handles this one (see the message loop);
   // `failed` is the error reading it met, told on the call that asks for it.
-  type Page = { rows: unknown[][]; more: boolean };
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; ahead?: Page; failed?: unknown };
-  const open = (readonly: boolean): Db => {
+  type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
+  const fs = modules.require('node:fs') as typeof import('node:fs');
+  // The file the connections have open (device and inode): a database deleted or replaced
+  // under the server is noticed on the next call instead of being served from the old file.
+  const fileId = (): string | undefined => {
     try {
-      return new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
+      const stat = fs.statSync(config.dbPath);
+      return `${stat.dev}:${stat.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  let opened: string | undefined;
+  const open = (readonly: boolean): Db => {
+    let db: Db;
+    try {
+      db = new Database(config.dbPath, { readonly, fileMustExist: readonly, timeout: config.busyTimeoutMs });
     } catch (error) {
       throw addonError(error);
     }
+    opened ??= fileId();
+    return db;
   };
   let writer: Db | undefined;
   let control: Db | undefined;
@@ -369,7 +470,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
-    return { rows: page.rows, more: page.more };
+    return { rows: page.rows, more: page.more, cuts: page.cuts };
   };
   // Read statements already checked on a connection, while the schema is unchanged: a
   // repeated query skips the prepare and the EXPLAIN. (A statement SQLite called read-only
@@ -396,6 +497,17 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     cache.entries.set(sql, entry);
     return entry;
   };
+  const runWrite = (db: Db, verdict: StatementVerdict, args: unknown[]) => {
+    if (verdict.reader) {
+      const stmt = verdict.stmt.raw(true).safeIntegers(true);
+      const columns = columnsOf(stmt);
+      const page = takePage((stmt.all(...args) as unknown[][])[Symbol.iterator](), undefined, { rows: Number.MAX_SAFE_INTEGER, bytes: Number.MAX_SAFE_INTEGER, cellBytes: config.limits.cellBytes });
+      return { columns, rows: page.rows, more: false, changes: page.rows.length, tables: [], cuts: page.cuts };
+    }
+    const info = verdict.stmt.safeIntegers(true).run(...args);
+    if (db.inTransaction) db.exec('ROLLBACK');
+    return { columns: [], rows: [], more: false, changes: Number(info.changes), lastInsertRowid: jsonCell(info.lastInsertRowid, 64), tables: [] };
+  };
   const tableExists = (db: Db, name: string) =>
     db.prepare("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?").get(name) !== undefined;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -404,48 +516,53 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     inspect({ sql, mode, params }) {
       const db = mode === 'write' ? getWriter() : getControl();
       const verdict = inspectStatement(db, sql, mode, bindArgs(params));
-      return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive };
+      return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive, writes: rootNames(db, verdict.writeRoots) };
     },
-    query({ sql, params, mode }) {
+    query({ sql, params, mode, confirmed, owner }) {
       if (mode === 'write') {
         const db = getWriter();
         const args = bindArgs(params);
         const verdict = inspectStatement(db, sql, 'write', args);
         if (verdict.readonly) throw refusal('This statement does not change the database: run it with read_query.');
-        if (verdict.reader) {
-          const stmt = verdict.stmt.raw(true).safeIntegers(true);
-          const columns = columnsOf(stmt);
-          const rows = (stmt.all(...args) as unknown[][]).map((row) => row.map((v) => jsonCell(v, config.limits.cellBytes)));
-          return { columns, rows, more: false, changes: rows.length, tables: [] };
+        // Judged again here, on what runs now: the schema may have changed since the question.
+        if (verdict.destructive && !confirmed) throw refusal(`This statement ${verdict.destructive}, which needs a confirmation it did not get (the database changed since?): run it again.`);
+        try {
+          return runWrite(db, verdict, args);
+        } finally {
+          // Never reached through the guard; if a TEMP object got through anyway, it dies
+          // with the connection instead of living on unseen.
+          if ((db.prepare('SELECT count(*) FROM temp.sqlite_schema').pluck().get() as number) > 0) {
+            db.close();
+            writer = undefined;
+          }
         }
-        const info = verdict.stmt.safeIntegers(true).run(...args);
-        if (db.inTransaction) db.exec('ROLLBACK');
-        return { columns: [], rows: [], more: false, changes: Number(info.changes), lastInsertRowid: jsonCell(info.lastInsertRowid, 64), tables: [] };
       }
       const db = acquire();
       let kept = false;
       try {
         const args = bindArgs(params);
         const { stmt, columns, tables } = readStatement(db, sql, args);
-        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now() };
+        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now(), owner };
         const page = pageOf(cursor);
-        if (!page.more) return { columns, rows: page.rows, more: false, tables };
+        if (!page.more) return { columns, rows: page.rows, more: false, tables, cuts: page.cuts };
         const id = `${process.pid}.${nextCursor++}`;
         cursors.set(id, cursor);
         kept = true;
         if (cursors.size > config.maxCursors) closeCursor(cursors.keys().next().value as string);
-        return { columns, rows: page.rows, more: true, cursor: id, tables };
+        return { columns, rows: page.rows, more: true, cursor: id, tables, cuts: page.cuts };
       } finally {
         if (!kept) release(db);
       }
     },
-    next({ cursor: id }) {
+    next({ cursor: id, owner }) {
       const cursor = cursors.get(id);
       if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
+      // A cursor is its session's: another session cannot read (or advance) it.
+      if (cursor.owner !== owner) throw refusal('This cursor belongs to another session: run the query yourself, without cursor.');
       try {
         const page = pageOf(cursor);
         if (!page.more) closeCursor(id);
-        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [] };
+        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [], cuts: page.cuts };
       } catch (error) {
         closeCursor(id);
         throw error;
@@ -460,30 +577,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       // Read again only when the schema changed (whoever changed it).
       const version = (schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()).get();
       if (schemaCache && schemaCache.version === version) return schemaCache.value;
-      const objects = db
-        .prepare("SELECT type, name, tbl_name AS tableName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type = 'index', name")
-        .all() as { type: string; name: string; tableName: string; sql: string | null }[];
-      const tables = objects
-        .filter((o) => o.type === 'table' || o.type === 'view')
-        .map((o) => ({
-          name: o.name,
-          type: o.type,
-          sql: o.sql,
-          columns: (db.prepare('SELECT name, type, "notnull" AS "notNull", dflt_value AS "defaultValue", pk FROM pragma_table_info(?)').all(o.name) as {
-            name: string; type: string; notNull: number; defaultValue: string | null; pk: number;
-          }[]).map((c) => ({ ...c, notNull: c.notNull === 1 })),
-        }));
-      const indexes = objects
-        .filter((o) => o.type === 'index')
-        .map((o) => ({
-          name: o.name,
-          table: o.tableName,
-          sql: o.sql,
-          unique: ((db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(o.tableName, o.name) as { u: number } | undefined)?.u ?? 0) === 1,
-          columns: (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(o.name) as { name: string | null }[]).map((c) => c.name ?? '(expression)'),
-        }));
-      const triggers = objects.filter((o) => o.type === 'trigger').map((o) => ({ name: o.name, table: o.tableName, sql: o.sql }));
-      schemaCache = { version, value: { tables, indexes, triggers } };
+      schemaCache = { version, value: readSchema(db) };
       return schemaCache.value;
     },
     explain({ sql, params }) {
@@ -515,7 +609,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const keys = page.rows.map((row) => row[0]);
       const rows = page.rows.map((row) => row.slice(1));
       const nextAfter = page.more ? String(withRowid ? keys[keys.length - 1] : start + rows.length) : undefined;
-      return { columns, rows, nextAfter };
+      return { columns, rows, nextAfter, cuts: page.cuts.map(([row, column, length]) => [row, column - 1, length]) };
     },
     fingerprint({ tables }) {
       const db = getControl();
@@ -552,7 +646,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       try {
         const page = takePage(cursor.iterator, cursor.pending, config.limits);
         cursor.pending = page.pending;
-        cursor.ahead = { rows: page.rows, more: page.more };
+        cursor.ahead = { rows: page.rows, more: page.more, cuts: page.cuts };
       } catch (error) {
         cursor.failed = error;
       }
@@ -560,9 +654,33 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     if (process.connected) process.send!({ id, readAhead: true });
   };
 
+  const closeAll = () => {
+    for (const id of [...cursors.keys()]) closeCursor(id);
+    for (const db of [...idle.splice(0), control, writer]) {
+      try {
+        db?.close();
+      } catch {}
+    }
+    control = writer = undefined;
+    schemaVersion = undefined;
+    schemaCache = undefined;
+    opened = undefined;
+  };
+  const checkFile = () => {
+    if (opened === undefined) return;
+    const now = fileId();
+    if (now === opened) return;
+    closeAll();
+    if (now === undefined) {
+      throw refusal(`The database file ${config.dbPath} was deleted or moved while the server was running: put it back, or restart the server with the right --db-path.`);
+    }
+    // Replaced by another file: the next connections open the new one.
+  };
+
   process.on('message', (message: { id: number; op: string; request: unknown }) => {
     let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
     try {
+      checkFile();
       let value: unknown;
       try {
         value = ops[message.op](message.request);
@@ -607,5 +725,6 @@ export const CHILD_FUNCTIONS = [
   jsonCell,
   cellSize,
   takePage,
+  readSchema,
   engineMain,
 ];

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CHILD_FUNCTIONS, type ChildConfig, type PageLimits } from './engine-child.js';
 import { SqlError } from './errors.js';
+import { databaseLocked } from './lock-probe.js';
 
 export interface EngineOptions {
   dbPath: string;
@@ -23,9 +24,25 @@ export interface EngineSlot {
   generation: number;
 }
 
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** The child a cursor lives in. */
+  at?: EngineSlot;
+  /** Who asks (a session id): one owner's calls never take every child at once. */
+  owner?: string;
+}
+
 export interface Engine {
-  call<T>(op: string, request: Record<string, unknown>, options?: { signal?: AbortSignal; at?: EngineSlot }): Promise<T & { at: EngineSlot }>;
+  call<T>(op: string, request: Record<string, unknown>, options?: CallOptions): Promise<T & { at: EngineSlot }>;
   close(): Promise<void>;
+}
+
+/** The engine as one session sees it: its calls are its own (fairness, cursors). */
+export function engineFor(engine: Engine, owner: string): Engine {
+  return {
+    call: (op, request, options = {}) => engine.call(op, { ...request, owner }, { ...options, owner }),
+    close: () => engine.close(),
+  };
 }
 
 interface Job {
@@ -34,6 +51,13 @@ interface Job {
   signal?: AbortSignal;
   /** The child a cursor lives in: the job fails if that child is gone by its turn. */
   at?: EngineSlot;
+  owner: string;
+  /** When the time limit of the call runs out: it counts from the call, waiting included. */
+  deadline: number;
+  /** Fires at the deadline while the job still waits for a child. */
+  waitTimer?: NodeJS.Timeout;
+  /** Cancels the job while it waits. */
+  onWaitAbort?: () => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -43,6 +67,7 @@ interface Slot {
   child?: ChildProcess;
   ready?: Promise<void>;
   running?: Job & { id: number; timer: NodeJS.Timeout; onAbort: () => void };
+  /** Jobs that must run in this child (a cursor's next page). */
   queue: Job[];
   /** Grows each time the child is replaced: cursors of an older child are gone. */
   generation: number;
@@ -75,6 +100,25 @@ function describeSqliteError(name: string, message: string, code: string | undef
 
 /** The job that holds a slot while its child reads a cursor's next page ahead (not an op of the child). */
 const READ_AHEAD = '(read ahead)';
+
+/** Why a call was stopped at its time limit: a lock another process holds, or the query itself. */
+function stoppedError(options: EngineOptions, job: Job): Promise<SqlError> {
+  const write = options.write && (job.request.mode === 'write' || job.op === 'inspect');
+  let locked = false;
+  try {
+    locked = databaseLocked(options.dbPath, write);
+  } catch {
+    // No verdict: the plain time-limit answer.
+  }
+  if (!locked) return Promise.resolve(timeoutError(options));
+  return Promise.resolve(
+    new SqlError(
+      `The database is locked by another process (it holds the ${write ? 'write' : 'exclusive'} lock): the statement waited ${options.timeoutMs} ms for it and was stopped; nothing was changed. ` +
+        'Try again once that process has finished its transaction.',
+      'locked',
+    ),
+  );
+}
 
 function timeoutError(options: EngineOptions): SqlError {
   return new SqlError(`The query ran longer than ${options.timeoutMs} ms and was stopped. Add a LIMIT or a WHERE, or ask for less.`, 'timeout');
@@ -147,7 +191,7 @@ export function createEngine(options: EngineOptions): Engine {
           const exited = !stopped || stopped.exitCode !== null || stopped.signalCode !== null ? Promise.resolve() : new Promise((resolve) => stopped.once('exit', resolve));
           void exited.then(() => finish(slot, () => undefined));
         }, options.timeoutMs);
-        slot.running = { op: READ_AHEAD, request: {}, resolve: () => undefined, reject: () => undefined, id: job.id, timer, onAbort: () => undefined };
+        slot.running = { op: READ_AHEAD, request: {}, owner: job.owner, deadline: Date.now() + options.timeoutMs, resolve: () => undefined, reject: () => undefined, id: job.id, timer, onAbort: () => undefined };
         job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation } });
         return;
       }
@@ -171,44 +215,79 @@ export function createEngine(options: EngineOptions): Engine {
     job.signal?.removeEventListener('abort', job.onAbort);
     slot.running = undefined;
     outcome();
-    pump(slot);
+    schedule();
   };
 
-  const pump = (slot: Slot) => {
-    if (slot.running || closed) return;
-    const job = slot.queue.shift();
-    if (!job) return;
+  // Calls not bound to a child, oldest first; each takes the first free child its owner may use.
+  const waiting: Job[] = [];
+  const runningFor = (owner: string) => slots.filter((slot) => slot.running && slot.running.owner === owner).length;
+  // One owner (a session) may hold every child but one, so another session's call always
+  // finds a child free of it: its runaways cannot starve the others.
+  const share = () => Math.max(1, maxSlots - 1);
+
+  const schedule = () => {
+    if (closed) return;
+    for (const slot of slots) if (!slot.running && slot.queue.length) run(slot, slot.queue.shift()!);
+    for (let i = 0; i < waiting.length; ) {
+      const job = waiting[i];
+      if (runningFor(job.owner) >= share()) {
+        i++;
+        continue;
+      }
+      let slot = slots.find((candidate) => !candidate.running && candidate.queue.length === 0);
+      if (!slot && slots.length < maxSlots) {
+        slot = { index: slots.length, queue: [], generation: 0 };
+        slots.push(slot);
+      }
+      if (!slot) break;
+      waiting.splice(i, 1);
+      run(slot, job);
+    }
+    // Calls running side by side on every child, and room for one more: start it now, so
+    // the next call (another session's, when these are one session's runaways) does not
+    // wait for a process to start. (One call at a time, the common case, starts no spare.)
+    if (slots.length >= 2 && slots.length < maxSlots && slots.every((slot) => slot.running)) {
+      const spare: Slot = { index: slots.length, queue: [], generation: 0 };
+      slots.push(spare);
+      start(spare).catch(() => undefined);
+    }
+  };
+
+  const run = (slot: Slot, job: Job) => {
+    clearTimeout(job.waitTimer);
+    if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
     if (job.signal?.aborted) {
       job.reject(job.signal.reason as Error);
-      pump(slot);
       return;
     }
     const gone = job.at && expired(slot, job.at);
     if (gone) {
       job.reject(gone);
-      pump(slot);
       return;
     }
     const id = nextId++;
     // The caller hears of the stop only once the child is gone, so its locks are released
     // and another process can write at once.
-    const stop = (error: Error) => {
+    const stop = (error: Error | (() => Promise<Error>)) => {
       const child = slot.child;
       kill(slot);
       const exited = !child || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
       clearTimeout(slot.running!.timer);
-      void exited.then(() => finish(slot, () => job.reject(error)));
+      void exited
+        .then(() => (typeof error === 'function' ? error() : error))
+        .then((reason) => finish(slot, () => job.reject(reason)));
     };
     const onAbort = () => stop(job.signal!.reason as Error);
-    const timer = setTimeout(
-      () => stop(timeoutError(options)),
-      options.timeoutMs,
-    );
-    slot.running = { ...job, id, timer, onAbort };
+    // What is left of the call's time, counted from when the child has the statement (a
+    // child that had to be started first does not eat into it).
+    const left = Math.max(job.deadline - Date.now(), Math.min(options.timeoutMs, 100));
+    slot.running = { ...job, id, timer: undefined as unknown as NodeJS.Timeout, onAbort };
     job.signal?.addEventListener('abort', onAbort, { once: true });
     start(slot).then(
       () => {
-        if (slot.running?.id === id) slot.child!.send({ id, op: job.op, request: job.request });
+        if (slot.running?.id !== id) return;
+        slot.running.timer = setTimeout(() => stop(() => stoppedError(options, job)), left);
+        slot.child!.send({ id, op: job.op, request: job.request });
       },
       (error: Error) => {
         if (slot.running?.id === id) finish(slot, () => job.reject(error instanceof SqlError ? error : new SqlError(error.message)));
@@ -223,34 +302,67 @@ export function createEngine(options: EngineOptions): Engine {
     return new SqlError('This cursor has expired (its query was stopped or the engine restarted): run the query again.', 'refused');
   };
 
-  const pick = (): Slot => {
-    const idle = slots.find((slot) => !slot.running && slot.queue.length === 0);
-    if (idle) return idle;
-    if (slots.length < maxSlots) {
-      const slot: Slot = { index: slots.length, queue: [], generation: 0 };
-      slots.push(slot);
-      return slot;
-    }
-    return slots.reduce((best, slot) => (slot.queue.length < best.queue.length ? slot : best));
-  };
-
   return {
     call(op, request, callOptions = {}) {
       if (closed) return Promise.reject(new SqlError('The server is shutting down.'));
       const at = callOptions.at;
-      const slot = at === undefined ? pick() : slots[at.slot];
-      const gone = slot ? at && expired(slot, at) : expired(undefined, at!);
-      if (gone || !slot) return Promise.reject(gone);
+      const slot = at === undefined ? undefined : slots[at.slot];
+      if (at !== undefined) {
+        const gone = expired(slot, at);
+        if (gone) return Promise.reject(gone);
+      }
       return new Promise((resolve, reject) => {
-        slot.queue.push({ op, request, signal: callOptions.signal, at, resolve: resolve as (value: unknown) => void, reject });
-        pump(slot);
+        const job: Job = {
+          op,
+          request,
+          signal: callOptions.signal,
+          at,
+          owner: callOptions.owner ?? '',
+          deadline: Date.now() + options.timeoutMs,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        };
+        // A call still waiting for a child when its time is up is answered then. (A cursor's
+        // next page waits only behind that cursor's own reading, which has its own limit.)
+        if (!slot) {
+          job.waitTimer = setTimeout(() => {
+            const index = waiting.indexOf(job);
+            if (index < 0) return;
+            waiting.splice(index, 1);
+            if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
+            job.reject(new SqlError(`The query waited ${options.timeoutMs} ms for a free engine process (other calls were running) and was not started. Try again, or stop the long queries first.`, 'timeout'));
+          }, options.timeoutMs);
+        }
+        // Until the job starts (run() removes it): a listener left on a request's signal
+        // keeps that signal, and the answer its promise holds, alive for the whole session.
+        job.onWaitAbort = () => {
+          const queue = slot ? slot.queue : waiting;
+          const index = queue.indexOf(job);
+          if (index < 0) return;
+          queue.splice(index, 1);
+          clearTimeout(job.waitTimer);
+          job.reject(job.signal!.reason as Error);
+        };
+        // (A cursor's next page waits only behind that cursor's own reading: run() sees an abort.)
+        if (!slot) job.signal?.addEventListener('abort', job.onWaitAbort, { once: true });
+        (slot ? slot.queue : waiting).push(job);
+        schedule();
       });
     },
     async close() {
       closed = true;
       if (hooked) process.off('exit', killAll);
+      for (const job of waiting.splice(0)) {
+        clearTimeout(job.waitTimer);
+        if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
+        job.reject(new SqlError('The server is shutting down.'));
+      }
       for (const slot of slots) {
-        for (const job of slot.queue.splice(0)) job.reject(new SqlError('The server is shutting down.'));
+        for (const job of slot.queue.splice(0)) {
+          clearTimeout(job.waitTimer);
+          if (job.onWaitAbort) job.signal?.removeEventListener('abort', job.onWaitAbort);
+          job.reject(new SqlError('The server is shutting down.'));
+        }
         const running = slot.running;
         if (running) finish(slot, () => running.reject(new SqlError('The server is shutting down.')));
         const child = slot.child;

@@ -25,7 +25,10 @@ export const readQuery = defineTool({
       const { at, id } = decodeQueryCursor(ctx, cursor);
       page = await ctx.engine.call<EnginePage>('next', { cursor: id }, { signal: ctx.signal, at });
     } else {
-      page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'read' }, { signal: ctx.signal });
+      const bounded = ctx.quick.read(query, params);
+      page = bounded
+        ? { ...bounded, more: false, at: { slot: -1, generation: 0 } }
+        : await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'read' }, { signal: ctx.signal });
     }
     await ctx.progress(1, 1, `${page.rows.length} row(s)`);
     return queryResult(ctx, page);

@@ -8,7 +8,7 @@ export const writeQuery = defineTool({
   title: 'Run a statement that writes',
   description:
     'Run one SQL statement that changes data (INSERT, UPDATE, DELETE, CREATE, DROP, ...). ' +
-    'DROP, and DELETE or UPDATE without WHERE, ask the user to confirm first. Bind values with params.',
+    'Statements that can remove or rewrite data or schema (UPDATE, DELETE, REPLACE, upserts, DROP, ALTER TABLE other than ADD COLUMN, CREATE TRIGGER) ask the user to confirm first. TEMP objects are refused. Bind values with params.',
   input: z.object({
     query: z.string().describe('One SQL statement'),
     params: paramsSchema,
@@ -18,12 +18,13 @@ export const writeQuery = defineTool({
   render: renderQuery,
   whenTooLarge: 'Select fewer or shorter columns (substr() for long text), or add a LIMIT.',
   async handler({ query, params }, ctx) {
-    const verdict = await ctx.engine.call<{ destructive?: string; readonly: boolean }>('inspect', { sql: query, params, mode: 'write' }, { signal: ctx.signal });
+    const verdict = await ctx.engine.call<{ destructive?: string; readonly: boolean; writes: string[] }>('inspect', { sql: query, params, mode: 'write' }, { signal: ctx.signal });
     if (verdict.readonly) throw new SqlError('This statement does not change the database: run it with read_query.');
-    if (verdict.destructive && !(await ctx.confirm(`This statement ${verdict.destructive}:\n\n${query}\n\nRun it?`))) {
+    const where = verdict.writes.length ? ` (it writes ${verdict.writes.join(', ')})` : '';
+    if (verdict.destructive && !(await ctx.confirm(`This statement ${verdict.destructive}${where}:\n\n${query}\n\nRun it?`))) {
       throw new SqlError('The user declined: nothing was changed.');
     }
-    const page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'write' }, { signal: ctx.signal });
+    const page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'write', confirmed: verdict.destructive !== undefined }, { signal: ctx.signal });
     ctx.wrote();
     return queryResult(ctx, page);
   },

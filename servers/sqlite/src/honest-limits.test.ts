@@ -1,0 +1,162 @@
+// Issue 26 items 17-19 and issue 21 item 14 (cursors): limits that hold per call, answers
+// that say what happened (cut cells, another process's lock, a database file replaced),
+// and cursors that belong to the session that made them.
+import { rename, rm, copyFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInMemory, makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
+import { open, shopDb, textOf, type QueryOut, type Session } from './test-support.js';
+
+const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+
+describe('the time limit counts per call, and one session cannot starve the others', () => {
+  let db: SqliteFixture;
+  let s: Session;
+  beforeAll(async () => {
+    db = await shopDb();
+    s = await open({ dbPath: db.file, timeoutMs: 2000, processes: 3 });
+  });
+  afterAll(async () => {
+    await s.close();
+    await db.cleanup();
+  });
+
+  it("another session's query is answered while five runaways of one session run", async () => {
+    let settled = 0;
+    const runaways = Array.from({ length: 5 }, () => s.call('read_query', { query: RUNAWAY }).finally(() => settled++));
+    const other = await connectInMemory(s.server);
+    try {
+      const quick = (await other.client.callTool({ name: 'read_query', arguments: { query: 'SELECT 42 AS answer' } })) as { structuredContent?: QueryOut };
+      expect(quick.structuredContent?.rows).toEqual([[42]]);
+      // Answered on a child the runaways could not take, before any of them ended.
+      expect(settled).toBe(0);
+    } finally {
+      await other.close();
+    }
+    const results = await Promise.all(runaways);
+    // Every runaway is answered at the time limit of its own call, queued ones included.
+    for (const result of results) {
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/longer than 2000 ms|waited 2000 ms for a free engine process/);
+    }
+  });
+});
+
+describe('cells over 64 KiB', () => {
+  it('says which cells were cut and how to read the rest; the text table still shows the row', async () => {
+    const db = await makeSqliteDb(`CREATE TABLE doc (id INTEGER PRIMARY KEY, body TEXT);
+      INSERT INTO doc VALUES (1, 'short'), (2, printf('%.*c', 200000, 'a') || 'END');`);
+    const s = await open({ dbPath: db.file });
+    try {
+      const result = await s.call('read_query', { query: 'SELECT id, body FROM doc ORDER BY id' });
+      const out = result.structuredContent as unknown as QueryOut & { cells_cut?: unknown };
+      expect(out.truncated).toBe(false);
+      expect(out.cells_cut).toEqual([{ row: 1, column: 'body', length: 200003 }]);
+      const text = textOf(result);
+      expect(text).not.toMatch(/0 of the/);
+      expect(text).toMatch(/\| 2 \| a{200}… \(/);
+      expect(text).toMatch(/1 cell\(s\) were cut at 65,536 characters \(row 1, column body: 200,003\)/);
+      expect(text).toMatch(/substr\("body", 65537, 65536\)/);
+      // The advice works: the rest is there.
+      const rest = await s.ok<QueryOut>('read_query', { query: 'SELECT substr(body, 196609, 65536) FROM doc WHERE id = 2' });
+      expect(String(rest.rows[0][0]).endsWith('END')).toBe(true);
+      expect((await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT body FROM doc WHERE id = 1' })).cells_cut).toBeUndefined();
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});
+
+describe("another process's lock", () => {
+  it('is named when a statement waited for it until the time limit', async () => {
+    const db = await shopDb();
+    const s = await open({ dbPath: db.file, write: true, timeoutMs: 600 });
+    const other = new Database(db.file);
+    try {
+      other.exec('BEGIN EXCLUSIVE');
+      expect(await s.refused('read_query', { query: 'SELECT count(*) FROM users' })).toMatch(/locked by another process/);
+      expect(await s.refused('write_query', { query: "INSERT INTO users (name) VALUES ('x')" })).toMatch(/locked by another process/);
+      other.exec('ROLLBACK');
+      other.exec('BEGIN IMMEDIATE');
+      expect(await s.refused('write_query', { query: "INSERT INTO users (name) VALUES ('y')" })).toMatch(/locked by another process \(it holds the write lock\)/);
+      other.exec('ROLLBACK');
+      // A query that is simply long still gets the time-limit answer.
+      expect(await s.refused('read_query', { query: RUNAWAY })).toMatch(/longer than 600 ms/);
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT count(*) FROM users' })).rows).toEqual([[3]]);
+    } finally {
+      other.close();
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});
+
+describe('a database file deleted or replaced under the server', () => {
+  it('is reopened when replaced, and reported when deleted', async () => {
+    const db = await shopDb();
+    const replacement = await makeSqliteDb("CREATE TABLE fresh (a); INSERT INTO fresh VALUES ('new file');");
+    const s = await open({ dbPath: db.file });
+    try {
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT count(*) FROM users' })).rows).toEqual([[3]]);
+      await copyFile(replacement.file, `${db.file}.new`);
+      await rename(`${db.file}.new`, db.file);
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT a FROM fresh' })).rows).toEqual([['new file']]);
+      expect((await s.ok<{ tables: { name: string }[] }>('list_tables', {})).tables.map((t) => t.name)).toEqual(['fresh']);
+      await rm(db.file);
+      expect(await s.refused('read_query', { query: 'SELECT 1 FROM fresh' })).toMatch(/was deleted or moved while the server was running/);
+      await copyFile(replacement.file, db.file);
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT a FROM fresh' })).rows).toEqual([['new file']]);
+    } finally {
+      await s.close();
+      await db.cleanup();
+      await replacement.cleanup();
+    }
+  });
+});
+
+describe('cursors belong to their session', () => {
+  it("refuses another session's cursor, which stays usable by its own session", async () => {
+    const db = await makeSqliteDb(`CREATE TABLE n (i INTEGER PRIMARY KEY);
+      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30) INSERT INTO n SELECT x FROM c;`);
+    const s = await open({ dbPath: db.file, maxRows: 10 });
+    const other = await connectInMemory(s.server);
+    try {
+      const first = await s.ok<QueryOut>('read_query', { query: 'SELECT i FROM n' });
+      expect(first.nextCursor).toBeDefined();
+      const stolen = (await other.client.callTool({ name: 'read_query', arguments: { query: 'SELECT i FROM n', cursor: first.nextCursor } })) as { isError?: boolean; content: { type: string; text?: string }[] };
+      expect(stolen.isError).toBe(true);
+      expect(stolen.content.map((c) => c.text).join('')).toMatch(/belongs to another session/);
+      const second = await s.ok<QueryOut>('read_query', { query: 'SELECT i FROM n', cursor: first.nextCursor });
+      expect(second.rows[0]).toEqual([11]);
+    } finally {
+      await other.close();
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});
+
+describe('bounded reads answered in the server process', () => {
+  it('a straight-line statement is answered while the only engine process runs a runaway; a table turned into a view is not', async () => {
+    const db = await makeSqliteDb("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'one'), (2, 'two');");
+    const s = await open({ dbPath: db.file, processes: 1, timeoutMs: 3000 });
+    try {
+      let settled = false;
+      const runaway = s.call('read_query', { query: RUNAWAY }).finally(() => (settled = true));
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT 1 AS one' })).rows).toEqual([[1]]);
+      const lookup = await s.ok<QueryOut>('read_query', { query: 'SELECT a FROM t WHERE id = ?', params: [2] });
+      expect(lookup).toMatchObject({ rows: [['two']], tables: ['t'], truncated: false });
+      expect((await s.ok<{ tables: { name: string }[] }>('list_tables', {})).tables.map((t) => t.name)).toEqual(['t']);
+      expect(settled).toBe(false);
+      expect((await runaway).isError).toBe(true);
+      // The same text now reads a view that never ends: it goes to the engine, which stops it.
+      db.exec(`DROP TABLE t; CREATE VIEW t AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id, 'v' AS a FROM c WHERE x < 0 OR x > 0;`);
+      expect(await s.refused('read_query', { query: 'SELECT a FROM t WHERE id = ?', params: [2] })).toMatch(/longer than 3000 ms/);
+      await expect(s.client.ping()).resolves.toBeDefined();
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});

@@ -1,0 +1,214 @@
+// What the server process answers itself, without the round trip to an engine process:
+// work whose cost is bounded by construction, so no time limit can be needed for it.
+// - The schema (list_tables, describe_table, ...): fixed statements over sqlite_schema.
+// - A read statement whose compiled program has no loop and calls no function: SQLite's
+//   EXPLAIN shows only straight-line opcodes that jump forward (constants, bound values,
+//   a row found by its rowid), so it runs each instruction at most once and returns at
+//   most a few rows. SELECT 1, VALUES-free constant expressions, PRAGMA user_version and
+//   primary-key lookups qualify; anything that scans, sorts, counts, recurses or calls a
+//   function goes to an engine process, which the time limit can kill.
+// The connection is read-only and never waits for a lock (busy timeout 0): a lock, an
+// error of any kind, or a changed schema sends the call to the engine, which answers it
+// as it always did. Nothing here decides what is allowed: the same guard
+// (inspectStatement) runs first, and its refusals are the engine's.
+import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
+import { inspectStatement, readSchema, takePage, type PageLimits } from './engine-child.js';
+
+/** Opcodes that do a bounded amount of work each time they run. */
+const STRAIGHT = new Set([
+  'Init', 'Goto', 'Halt', 'HaltIfNull', 'Noop', 'Explain', 'Transaction', 'TableLock', 'ReadCookie', 'OpenRead', 'Close',
+  'SeekRowid', 'NotExists', 'Column', 'Rowid', 'Affinity', 'RealAffinity', 'Cast', 'MustBeInt', 'ResultRow',
+  'Integer', 'Int64', 'Real', 'String8', 'String', 'Null', 'SoftNull', 'Blob', 'Variable', 'Move', 'Copy', 'SCopy', 'IntCopy',
+  'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat', 'BitAnd', 'BitOr', 'ShiftLeft', 'ShiftRight', 'BitNot', 'Not', 'IsTrue',
+  'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'If', 'IfNot', 'IsNull', 'NotNull', 'ZeroOrNull', 'Once',
+]);
+
+/** Jumps whose target is p2. */
+const JUMPS = new Set(['Init', 'Goto', 'SeekRowid', 'NotExists', 'MustBeInt', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'If', 'IfNot', 'IsNull', 'NotNull', 'Once', 'HaltIfNull']);
+
+export interface ProgramOp {
+  addr: number;
+  opcode: string;
+  p1: number;
+  p2: number;
+  p3: number;
+}
+
+/**
+ * Whether a program (EXPLAIN rows) runs each instruction at most once: only STRAIGHT
+ * opcodes, every jump forward, except the closing Goto that returns from the
+ * transaction preamble to the start (run once), and tables opened in "main" only.
+ */
+export function straightLine(program: ProgramOp[]): boolean {
+  const last = program.length - 1;
+  return program.every((op, i) => {
+    if (!STRAIGHT.has(op.opcode)) return false;
+    if (op.opcode === 'OpenRead' && op.p3 !== 0) return false;
+    if (!JUMPS.has(op.opcode) || op.p2 === 0) return true;
+    if (op.p2 > op.addr) return true;
+    return i === last && op.opcode === 'Goto' && program[0]?.opcode === 'Init' && program[0].p2 > op.p2;
+  });
+}
+
+export interface QuickPage {
+  columns: { name: string; type: string | null }[];
+  rows: unknown[][];
+  tables: string[];
+  cuts: number[][];
+}
+
+export interface QuickReader {
+  /** The schema, or undefined when the engine must read it. */
+  schema(): unknown;
+  /** The whole result of a bounded read statement, or undefined when the engine must run it. */
+  read(sql: string, params: unknown): QuickPage | undefined;
+  close(): void;
+}
+
+interface Entry {
+  /** Undefined: not bounded, the engine runs it. */
+  stmt?: BetterSqlite3.Statement;
+  columns: QuickPage['columns'];
+  tables: string[];
+  /** The schema version it was judged under, when it reads tables (a schema change can turn a table into a view). */
+  version?: unknown;
+}
+
+/** Statements longer than this are not looked at here (preparing one costs as much as the trip). */
+const MAX_SQL = 4096;
+
+export function createQuickReader(options: { dbPath: string; limits: PageLimits }): QuickReader {
+  let db: BetterSqlite3.Database | undefined;
+  let opened: string | undefined;
+  let version: BetterSqlite3.Statement | undefined;
+  let schemaCache: { version: unknown; value: unknown } | undefined;
+  const entries = new Map<string, Entry>();
+  let broken = false;
+
+  const fileId = () => {
+    try {
+      const stat = statSync(options.dbPath);
+      return `${stat.dev}:${stat.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const reset = () => {
+    try {
+      db?.close();
+    } catch {}
+    db = version = schemaCache = opened = undefined;
+    entries.clear();
+  };
+  // The connection, reopened when the file was replaced; undefined when there is none to open.
+  const connection = (): BetterSqlite3.Database | undefined => {
+    if (broken) return undefined;
+    const id = fileId();
+    if (id === undefined) {
+      reset();
+      return undefined;
+    }
+    if (db && id === opened) return db;
+    reset();
+    let Database: typeof BetterSqlite3;
+    try {
+      Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    } catch {
+      broken = true;
+      return undefined;
+    }
+    try {
+      db = new Database(options.dbPath, { readonly: true, fileMustExist: true, timeout: 0 });
+      // It reads a few pages per call: a small cache keeps the server process small.
+      db.pragma('cache_size = -256');
+      opened = id;
+      version = db.prepare('PRAGMA schema_version').pluck();
+      return db;
+    } catch {
+      // A file SQLite cannot open (yet): the engine says why.
+      reset();
+      return undefined;
+    }
+  };
+  const bindArgs = (params: unknown): unknown[] => {
+    const value = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+    if (params === undefined || params === null) return [];
+    if (Array.isArray(params)) return params.map(value);
+    const named: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(params as Record<string, unknown>)) named[key.replace(/^[:@$]/, '')] = value(v);
+    return [named];
+  };
+
+  const judge = (conn: BetterSqlite3.Database, sql: string, args: unknown[]): Entry => {
+    const verdict = inspectStatement(conn, sql, 'read', args);
+    if (!verdict.reader) return { columns: [], tables: [] };
+    const program = conn.prepare(`EXPLAIN ${sql}`).all(...args) as ProgramOp[];
+    if (!straightLine(program)) return { columns: [], tables: [] };
+    const stmt = verdict.stmt.raw(true).safeIntegers(true);
+    const roots = verdict.readRoots;
+    const tables = roots.length
+      ? [...new Set((conn.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').all() as { tbl_name: string; rootpage: number }[]).filter((r) => roots.includes(r.rootpage)).map((r) => r.tbl_name))].sort()
+      : [];
+    const readsTables = program.some((op) => op.opcode === 'OpenRead' || op.opcode === 'Transaction');
+    return { stmt, columns: stmt.columns().map((c) => ({ name: c.name, type: c.type ?? null })), tables, version: readsTables ? version!.get() : undefined };
+  };
+
+  return {
+    schema() {
+      const conn = connection();
+      if (!conn) return undefined;
+      try {
+        conn.exec('BEGIN');
+        try {
+          const now = version!.get();
+          if (!schemaCache || schemaCache.version !== now) schemaCache = { version: now, value: readSchema(conn) };
+          return schemaCache.value;
+        } finally {
+          conn.exec('COMMIT');
+        }
+      } catch {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        return undefined;
+      }
+    },
+    read(sql, params) {
+      if (sql.length > MAX_SQL) return undefined;
+      const cached = entries.get(sql);
+      if (cached && !cached.stmt) return undefined;
+      const conn = connection();
+      if (!conn) return undefined;
+      const args = bindArgs(params);
+      try {
+        let entry = entries.get(sql);
+        // One read transaction for the version check and the statement: no other process
+        // can change the schema between the two.
+        conn.exec('BEGIN');
+        try {
+          if (entry?.version !== undefined && entry.version !== version!.get()) {
+            entries.delete(sql);
+            entry = undefined;
+          }
+          if (!entry) {
+            entry = judge(conn, sql, args);
+            if (entries.size >= 128) entries.delete(entries.keys().next().value as string);
+            entries.set(sql, entry);
+          }
+          if (!entry.stmt) return undefined;
+          const page = takePage((entry.stmt.all(...args) as unknown[][])[Symbol.iterator](), undefined, { ...options.limits, rows: Number.MAX_SAFE_INTEGER });
+          return { columns: entry.columns, rows: page.rows, tables: entry.tables, cuts: page.cuts };
+        } finally {
+          conn.exec('COMMIT');
+        }
+      } catch {
+        // A refusal, a lock, a SQL error: the engine runs it and answers as it always has.
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        return undefined;
+      }
+    },
+    close() {
+      reset();
+    },
+  };
+}
