@@ -84,6 +84,7 @@ function confirmKey(question: string): string {
 export class InputRound {
   private roots: Root[] | undefined;
   private rootsKnown = false;
+  private rootsUnanswered = false;
   private readonly answers: Record<string, boolean>;
   private readonly pending: Record<string, InputRequest> = {};
 
@@ -102,10 +103,8 @@ export class InputRound {
       const view = inputResponse(responses, key);
       if (key === ROOTS_KEY) {
         if (view.kind !== 'roots') {
-          throw new ToolError(
-            'The client did not answer roots/list, so this call has no access: a client that declares roots gets at most ' +
-              'its roots, never the whole configured ceiling. Call again and answer the roots request.',
-          );
+          this.rootsUnanswered = true;
+          continue;
         }
         this.roots = view.roots
           .filter((root): root is Root => typeof root?.uri === 'string')
@@ -139,6 +138,12 @@ export class InputRound {
   /** The client's roots; undefined when it declared none. Throws InputNeeded until it answered. */
   listRoots(): Root[] | undefined {
     if (this.rootsKnown) return this.roots;
+    if (this.rootsUnanswered) {
+      throw new ToolError(
+        'The client did not answer the roots request, so this call has no access: a client that declares roots gets at ' +
+          'most its roots, never the whole configured ceiling. Call again and answer the roots request.',
+      );
+    }
     if (!this.capabilities?.roots) return undefined;
     this.pending[ROOTS_KEY] = inputRequired.listRoots();
     throw new InputNeeded('roots');
