@@ -17,11 +17,32 @@ let handle: HttpHandle;
 const effects: string[] = [];
 
 beforeAll(async () => {
-  const server = createServer({
+  const server = createServer<{ dirs(): Promise<string[]> }>({
     name: 'attacks',
     version: '1.0.0',
     logger: silentLogger,
+    // Like the filesystem and git servers: the narrowed scope is cached per rootsVersion.
+    context(session) {
+      let cached: { version: number; dirs: Promise<string[]> } | undefined;
+      return {
+        dirs() {
+          if (cached?.version !== session.rootsVersion) {
+            cached = { version: session.rootsVersion, dirs: session.roots().then((roots) => narrowScopes(CEILING, rootPaths(roots))) };
+          }
+          return cached.dirs;
+        },
+      };
+    },
     tools: [
+      defineTool({
+        name: 'cached_scope',
+        description: 'The scope, from the per-rootsVersion cache',
+        input: z.object({}),
+        output: z.object({ dirs: z.array(z.string()) }),
+        async handler(_args, ctx) {
+          return ctx.result({ dirs: await (ctx as unknown as { dirs(): Promise<string[]> }).dirs() });
+        },
+      }),
       defineTool({
         name: 'scope',
         description: 'The directories this call may use: the ceiling, narrowed by the client roots',
@@ -204,6 +225,19 @@ describe('2026-07-28 input_required under attack', () => {
     });
     expect(structured(accepted)).toEqual({ done: true });
     expect(effects).toContain('accepted');
+  });
+
+  it('keeps each request to its own roots, though servers cache the scope per rootsVersion', async () => {
+    const withRoots = async (uri: string) => {
+      const first = await call({ name: 'cached_scope', arguments: {} });
+      return call({ name: 'cached_scope', arguments: {}, requestState: first.body.result?.requestState, inputResponses: { roots: { roots: [{ uri }] } } });
+    };
+    expect(structured(await withRoots('file:///srv/allowed/a'))).toEqual({ dirs: ['/srv/allowed/a'] });
+    expect(structured(await withRoots('file:///srv/allowed/b'))).toEqual({ dirs: ['/srv/allowed/b'] });
+    expect(structured(await call({ name: 'cached_scope', arguments: {} }, { capabilities: {} }))).toEqual({ dirs: CEILING });
+    // A roots-capable client is asked, never handed a cached scope of another request.
+    expect((await call({ name: 'cached_scope', arguments: {} })).body.result?.resultType).toBe('input_required');
+    expect(structured(await withRoots('file:///srv/allowed/a'))).toEqual({ dirs: ['/srv/allowed/a'] });
   });
 
   it('refuses mismatched headers with -32020 and HTTP 400, and an unsupported version with -32022 naming the supported ones', async () => {

@@ -16,6 +16,7 @@ import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import { openSession, type Era, type ServerSession } from './session.js';
 import { createRequestStateSeal, type RequestStateSeal } from './protocol/input-required.js';
 import { createListenChannel, listenedUris, type ListenChannel } from './protocol/listen.js';
+import { createModernRequests } from './protocol/modern-requests.js';
 import type { ServerDescription } from './describe.js';
 import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
@@ -181,6 +182,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const hub = createSubscriptionHub({ debounceMs: config.debounceMs ?? 100, logger, maxWatched: config.maxWatched });
   let seal: RequestStateSeal | undefined;
   let listenContext: ServerSession | undefined;
+  const modern = createModernRequests<Ext>(config);
   const listChanged = new Set<() => void>();
   const sealOf = () => (seal ??= createRequestStateSeal());
   let inflight = 0;
@@ -208,6 +210,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         maxResultBytes,
         hub,
         seal: sealOf(),
+        modern,
         track,
         registry,
         notifyResourceListChanged: () => server.notifyResourceListChanged(),

@@ -17,7 +17,8 @@ import { registerResources } from './protocol/resources.js';
 import { registerCompletions } from './protocol/completions.js';
 import { confirmFor } from './protocol/confirmations.js';
 import { elicitationValidator } from './elicitation-validator.js';
-import type { InputRound, RequestStateSeal } from './protocol/input-required.js';
+import type { RequestStateSeal } from './protocol/input-required.js';
+import type { ModernRequests } from './protocol/modern-requests.js';
 
 export type { Era } from './protocol/scope.js';
 
@@ -40,6 +41,8 @@ export interface SessionOptions<Ext> {
   maxResultBytes: number;
   hub: SubscriptionHub;
   seal: RequestStateSeal;
+  /** The server's 2026-07-28 requests: their shared context and the request in flight. */
+  modern: ModernRequests<Ext>;
   track: <T>(work: () => Promise<T>) => Promise<T>;
   registry: () => Promise<Registry<Ext>>;
   /** Tells every session of the server, not only this one. */
@@ -66,7 +69,6 @@ const toolCursors = {
   },
 };
 
-const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /**
  * One SDK `Server` instance with every protocol area wired to the definitions: a 2025
@@ -92,7 +94,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   let closed = false;
   const sessionAbort = new AbortController();
   const inflight = new Set<ServerContext>();
-  const rounds = new WeakMap<ServerContext, InputRound>();
+  const rounds = options.modern.rounds;
   const roots = legacyRoots({ sdk, enabled: config.useRoots !== false, timeoutMs: config.rootsTimeoutMs, logger, inflight });
 
   const sessionInfo: SessionInfo = {
@@ -110,23 +112,6 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     },
   };
   const sessionExt = era === 'legacy' && config.context ? config.context(sessionInfo) : undefined;
-  const modernExt = new WeakMap<ServerContext, Ext>();
-
-  /** On 2026-07-28 there is no session: identity and roots belong to the request. */
-  function requestInfo(ctx: ServerContext | undefined): SessionInfo {
-    const round = ctx ? rounds.get(ctx) : undefined;
-    const clientInfo = ctx?.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: string } | undefined;
-    return {
-      id,
-      era,
-      // Lists, completions and subscriptions cannot ask: their roots are the ceiling.
-      roots: async () => (config.useRoots === false || !round ? undefined : round.listRoots()),
-      rootsVersion: 0,
-      rootsError: undefined,
-      clientName: clientInfo?.name,
-    };
-  }
-
   const logFor = (ctx: ServerContext | undefined) => log(ctx);
   let log: ReturnType<typeof registerLogging>;
 
@@ -173,16 +158,10 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     seal: options.seal,
     closed: sessionAbort.signal,
     notifyResourceListChanged: options.notifyResourceListChanged,
-    infoFor: (ctx) => (era === 'legacy' ? sessionInfo : requestInfo(ctx)),
+    infoFor: () => (era === 'legacy' ? sessionInfo : options.modern.info),
     contextFor(ctx) {
       if (era === 'legacy') return { ...baseContext(ctx, sessionInfo), ...(sessionExt ?? ({} as Ext)) } as BaseContext & Ext;
-      const info = requestInfo(ctx);
-      let ext = ctx ? modernExt.get(ctx) : undefined;
-      if (ext === undefined) {
-        ext = config.context ? config.context(info) : ({} as Ext);
-        if (ctx) modernExt.set(ctx, ext);
-      }
-      return { ...baseContext(ctx, info), ...ext } as BaseContext & Ext;
+      return { ...baseContext(ctx, options.modern.info), ...options.modern.ext() } as BaseContext & Ext;
     },
     send(method, params) {
       if (closed) return;
@@ -197,7 +176,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           options.track(async () => {
             inflight.add(ctx);
             try {
-              return await guarded(scope, method, () => handler(request, ctx));
+              const run = () => guarded(scope, method, () => handler(request, ctx));
+              return await (era === 'modern' ? options.modern.run(ctx, run) : run());
             } finally {
               inflight.delete(ctx);
             }

@@ -166,6 +166,16 @@ export class InputRound {
     throw new InputNeeded('confirm');
   }
 
+  /**
+   * Which roots this request has: '' for none (the client declared no roots), their JSON
+   * once known, undefined while they are still to be asked.
+   */
+  rootsKey(): string | undefined {
+    if (this.rootsKnown) return JSON.stringify(this.roots ?? []);
+    if (this.rootsUnanswered) return undefined;
+    return this.capabilities?.roots ? undefined : '';
+  }
+
   get needsInput(): boolean {
     return Object.keys(this.pending).length > 0;
   }

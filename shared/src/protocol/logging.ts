@@ -27,7 +27,11 @@ export function registerLogging<Ext>(scope: Scope<Ext>) {
         data: data === undefined ? message : { message, data },
       };
       if (scope.era === 'legacy') {
-        if (levelAtLeast(messageLevel, level)) scope.send('notifications/message', params);
+        if (!levelAtLeast(messageLevel, level)) return;
+        // Inside a request, on that request's stream: over HTTP a client need not open the
+        // standalone GET stream. Outside one (roots changed), unsolicited as before.
+        if (ctx) ctx.mcpReq.notify({ method: 'notifications/message', params }).catch(() => undefined);
+        else scope.send('notifications/message', params);
         return;
       }
       const requested = ctx?.mcpReq.envelope?.[LOG_LEVEL_META_KEY as never] as unknown;

@@ -42,7 +42,8 @@ export function registerResources<Ext>(scope: Scope<Ext>, rounds: WeakMap<Server
         if (variables) return scope.withinBudget(uri, { contents: await definition.read(uri, variables, ctx) });
       }
     } catch (error) {
-      if (round?.needsInput) return round.result(scope.seal);
+      // resources/read is cacheable: even the round that asks says not to keep it.
+      if (round?.needsInput) return { ...(await round.result(scope.seal)), ...UNCACHED };
       throw error;
     }
     throw resourceNotFound(uri, 'Call resources/list or resources/templates/list to see what this server serves.');
@@ -69,6 +70,8 @@ export function registerResources<Ext>(scope: Scope<Ext>, rounds: WeakMap<Server
     return {};
   });
 }
+
+const UNCACHED = { ttlMs: 0, cacheScope: 'private' } as const;
 
 /** Template variables, percent-decoded; undefined when the URI does not match. */
 function matchTemplate(matcher: UriTemplate, uri: string): Record<string, string> | undefined {
