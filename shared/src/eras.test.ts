@@ -25,6 +25,7 @@ async function connect(server: ReturnType<typeof fixture>['server'], via: Via, o
 
 function fixture() {
   const effects: string[] = [];
+  const cancelled: string[] = [];
   const watching = new Set<string>();
   const server = createServer({
     name: 'eras',
@@ -64,6 +65,24 @@ function fixture() {
         },
       }),
       defineTool({
+        name: 'slow',
+        description: 'Waits until cancelled (or 10 s)',
+        input: z.object({}),
+        output: z.object({}),
+        async handler(_args, ctx) {
+          await ctx.roots();
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 10_000);
+            ctx.signal.addEventListener('abort', () => {
+              cancelled.push('slow');
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+          return ctx.result({});
+        },
+      }),
+      defineTool({
         name: 'destroy',
         description: 'Asks, then records a side effect',
         input: z.object({ what: z.string() }),
@@ -77,7 +96,7 @@ function fixture() {
       }),
     ],
   });
-  return { server, effects, watching };
+  return { server, effects, watching, cancelled };
 }
 
 describe.each([
@@ -123,6 +142,22 @@ describe.each([
     const accepted = await connection.client.callTool({ name: 'destroy', arguments: { what: 'y' } });
     expect(accepted.structuredContent).toEqual({ done: true });
     expect(effects).toEqual(['y']);
+  });
+
+  it('cancels a call: the client gives up and the handler is told', async () => {
+    const { server, cancelled } = fixture();
+    const connection = await connect(server, via, { era, roots: [{ uri: 'file:///tmp/a' }] });
+    connections.push(connection);
+    const abort = new AbortController();
+    const call = connection.client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: abort.signal }).then(
+      () => 'answered',
+      () => 'cancelled',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    abort.abort('stop');
+    expect(await call).toBe('cancelled');
+    for (let i = 0; i < 50 && cancelled.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled).toEqual(['slow']);
   });
 
   it('notifies a subscriber, and stops watching when it leaves', async () => {

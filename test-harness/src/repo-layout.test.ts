@@ -67,6 +67,19 @@ describe('repository layout', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("keeps domain code (servers' src/lib/) off the base's SDK-loading entry", () => {
+    const offenders: string[] = [];
+    for (const dir of serverDirs(repoRoot)) {
+      const lib = path.join(dir, 'src', 'lib');
+      if (!statSync(lib, { throwIfNoEntry: false })) continue;
+      for (const file of sourceFiles(lib)) {
+        // `@mcp-reference/shared/core` and `/worker` load no SDK; the main entry does.
+        if (/from ['"]@mcp-reference\/shared['"]/.test(readFileSync(file, 'utf8'))) offenders.push(path.relative(repoRoot, file));
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('depends on ../shared nowhere in the project', () => {
     const offenders: string[] = [];
     for (const top of ['shared', 'servers', 'test-harness', 'scripts']) {

@@ -177,6 +177,13 @@ async function connectModern(transport: ModernTransport, options: ClientOptions,
     return send(message, sendOptions);
   };
   await client.connect(transport, options.connectTimeoutMs ? { timeout: options.connectTimeoutMs } : undefined);
+  // SDK v1's callTool(params, resultSchema, options) is v2's callTool(params, options): the
+  // suites call it the v1 way, so request options (a cancel signal, a timeout) reach v2 too.
+  const callTool = client.callTool.bind(client);
+  Object.assign(client, {
+    callTool: (params: never, second?: unknown, third?: unknown) =>
+      callTool(params, (third ?? (second && typeof second === 'object' && !('parse' in second) ? second : undefined)) as never),
+  });
   return {
     client: client as unknown as Client,
     era: 'modern',
