@@ -70,8 +70,7 @@ async function rpcErrorCode(promise: Promise<unknown>): Promise<number | undefin
  * first paragraph). Each server's `contract.test.ts` calls this with its fixture.
  */
 export function describeServerContract(name: string, options: ContractOptions): void {
-  for (const era of ERAS)
-  for (const transport of ['in-memory', 'stdio', 'http'] as const) {
+  for (const [era, transport] of ERAS.flatMap((era) => (['in-memory', 'stdio', 'http'] as const).map((transport) => [era, transport] as const))) {
     // The 2025 suites keep their names, so their results compare with earlier runs.
     describe(`${name} contract over ${transport}${era === 'modern' ? ' (2026-07-28)' : ''}`, () => {
       let fixture: ContractFixture;
