@@ -65,6 +65,20 @@ function fixture() {
         },
       }),
       defineTool({
+        name: 'ask_name',
+        description: 'Asks for a name with a form',
+        input: z.object({}),
+        output: z.object({ answer: z.string() }),
+        async handler(_args, ctx) {
+          const answer = await ctx.elicit({
+            key: 'name',
+            message: 'Your name?',
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          });
+          return ctx.result({ answer: answer ? `${answer.action}:${String(answer.content?.name ?? '')}` : 'unavailable' });
+        },
+      }),
+      defineTool({
         name: 'slow',
         description: 'Waits until cancelled (or 10 s)',
         input: z.object({}),
@@ -142,6 +156,16 @@ describe.each([
     const accepted = await connection.client.callTool({ name: 'destroy', arguments: { what: 'y' } });
     expect(accepted.structuredContent).toEqual({ done: true });
     expect(effects).toEqual(['y']);
+  });
+
+  it('asks a form through ctx.elicit, and reports a client without elicitation', async () => {
+    const { server } = fixture();
+    const asking = await connect(server, via, { era, elicit: () => ({ action: 'accept', content: { confirm: true, name: 'Ada' } }) });
+    connections.push(asking);
+    expect((await asking.client.callTool({ name: 'ask_name', arguments: {} })).structuredContent).toEqual({ answer: 'accept:Ada' });
+    const silent = await connect(server, via, { era });
+    connections.push(silent);
+    expect((await silent.client.callTool({ name: 'ask_name', arguments: {} })).structuredContent).toEqual({ answer: 'unavailable' });
   });
 
   it('cancels a call: the client gives up and the handler is told', async () => {

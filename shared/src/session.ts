@@ -15,7 +15,7 @@ import { registerTools } from './protocol/tools.js';
 import { registerPrompts } from './protocol/prompts.js';
 import { registerResources } from './protocol/resources.js';
 import { registerCompletions } from './protocol/completions.js';
-import { confirmFor } from './protocol/confirmations.js';
+import { confirmFor, elicitFor } from './protocol/confirmations.js';
 import { elicitationValidator } from './elicitation-validator.js';
 import type { RequestStateSeal } from './protocol/input-required.js';
 import type { ModernRequests } from './protocol/modern-requests.js';
@@ -133,6 +133,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       },
       log: logFor(ctx),
       confirm: confirmFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
+      elicit: elicitFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
       roots: info.roots,
       link: resourceLink,
       embed: embeddedResource,

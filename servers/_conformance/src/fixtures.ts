@@ -92,6 +92,121 @@ export const tools = [
   }),
 ];
 
+/** The answer as the reference fixture reports it. */
+const answered = (prefix: string, answer: { action: string; content?: Record<string, unknown> } | undefined) =>
+  answer ? `${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}` : 'Elicitation not supported by this client';
+
+export const elicitationTools = [
+  defineTool({
+    name: 'test_elicitation',
+    description: 'Tests server-initiated elicitation (user input request)',
+    input: z.object({ message: z.string().describe('The message to show the user') }),
+    output: none,
+    async handler({ message }, ctx) {
+      const answer = await ctx.elicit({
+        key: 'response',
+        message,
+        requestedSchema: { type: 'object', properties: { response: { type: 'string', description: "User's response" } }, required: ['response'] },
+      });
+      return { content: [text(answered('User response', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Tests elicitation with default values per SEP-1034',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'defaults',
+        message: 'Please review and update the form fields with defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: 'User name', default: 'John Doe' },
+            age: { type: 'integer', description: 'User age', default: 30 },
+            score: { type: 'number', description: 'User score', default: 95.5 },
+            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', description: 'Verification status', default: true },
+          },
+          required: [],
+        },
+      });
+      return { content: [text(answered('Elicitation completed', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Tests elicitation with enum schema improvements per SEP-1330',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'enums',
+        message: 'Please select options from the enum fields',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: {
+              type: 'string',
+              description: 'Select one option with titles',
+              oneOf: [
+                { const: 'value1', title: 'First Option' },
+                { const: 'value2', title: 'Second Option' },
+                { const: 'value3', title: 'Third Option' },
+              ],
+            },
+            legacyEnum: {
+              type: 'string',
+              description: 'Select one option (legacy)',
+              enum: ['opt1', 'opt2', 'opt3'],
+              enumNames: ['Option One', 'Option Two', 'Option Three'],
+            },
+            untitledMulti: {
+              type: 'array',
+              description: 'Select multiple options',
+              minItems: 1,
+              maxItems: 3,
+              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            },
+            titledMulti: {
+              type: 'array',
+              description: 'Select multiple options with titles',
+              minItems: 1,
+              maxItems: 3,
+              items: {
+                anyOf: [
+                  { const: 'value1', title: 'First Choice' },
+                  { const: 'value2', title: 'Second Choice' },
+                  { const: 'value3', title: 'Third Choice' },
+                ],
+              },
+            },
+          },
+          required: [],
+        },
+      });
+      return { content: [text(answered('Elicitation completed', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_elicitation',
+    description: 'Tests a 2026-07-28 input_required round with one elicitation',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'user_name',
+        message: 'What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      });
+      if (answer?.action !== 'accept') return ctx.error('No name was given.');
+      return { content: [text(`Hello, ${String(answer.content?.name)}!`)] };
+    },
+  }),
+];
+
 export const resources = [
   defineResource({
     uri: 'test://static-text',

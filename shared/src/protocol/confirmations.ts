@@ -35,3 +35,17 @@ export function confirmFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefine
     return answer.action === 'accept' && (answer.content as { confirm?: unknown } | undefined)?.confirm === true;
   };
 }
+
+/**
+ * `ctx.elicit(request)`: a form. On a 2025 session an `elicitation/create` on the call's
+ * stream; on 2026-07-28 an `input_required` round under the caller's key. Undefined for a
+ * client that declared no elicitation.
+ */
+export function elicitFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined, round: InputRound | undefined): BaseContext['elicit'] {
+  return async ({ key, message, requestedSchema }) => {
+    if (scope.era === 'modern') return round?.elicit(key, message, requestedSchema);
+    if (!ctx || !scope.sdk.getClientCapabilities()?.elicitation) return undefined;
+    const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } as never }, { signal: ctx.mcpReq.signal });
+    return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
+  };
+}

@@ -8,7 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolError, invalidParams } from '../errors.js';
-import type { Root } from '../types.js';
+import type { ElicitAnswer, Root } from '../types.js';
 
 /**
  * What a modern (2026-07-28) request carries from one round to the next. A handler runs
@@ -23,6 +23,7 @@ export interface SealedState {
   asked: string[];
   roots?: Root[];
   answers?: Record<string, boolean>;
+  forms?: Record<string, ElicitAnswer>;
 }
 
 export interface RequestStateSeal {
@@ -71,9 +72,17 @@ function stableJson(value: unknown): string {
 
 const ROOTS_KEY = 'roots';
 
+const CONFIRM_PREFIX = 'confirm-';
+
 /** The elicitation key of a question: the same question gets the same key on every round. */
 function confirmKey(question: string): string {
-  return `confirm-${createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
+  return `${CONFIRM_PREFIX}${createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
+}
+
+/** Whether the client declared form elicitation (an empty `elicitation: {}` means forms). */
+function formsDeclared(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  return Boolean(elicitation) && !(elicitation!.url !== undefined && elicitation!.form === undefined);
 }
 
 /**
@@ -86,6 +95,7 @@ export class InputRound {
   private rootsKnown = false;
   private rootsUnanswered = false;
   private readonly answers: Record<string, boolean>;
+  private readonly forms: Record<string, ElicitAnswer>;
   private readonly pending: Record<string, InputRequest> = {};
 
   private constructor(
@@ -95,6 +105,7 @@ export class InputRound {
     responses: Record<string, unknown> | undefined,
   ) {
     this.answers = { ...state?.answers };
+    this.forms = { ...state?.forms };
     if (state?.roots) {
       this.roots = state.roots;
       this.rootsKnown = true;
@@ -110,8 +121,11 @@ export class InputRound {
           .filter((root): root is Root => typeof root?.uri === 'string')
           .map(({ uri, name }) => (typeof name === 'string' ? { uri, name } : { uri }));
         this.rootsKnown = true;
-      } else {
+      } else if (key.startsWith(CONFIRM_PREFIX)) {
         this.answers[key] = view.kind === 'elicit' && view.action === 'accept' && view.content?.confirm === true;
+      } else {
+        this.forms[key] =
+          view.kind === 'elicit' ? { action: view.action, ...(view.content ? { content: view.content } : {}) } : { action: 'cancel' };
       }
     }
   }
@@ -153,8 +167,7 @@ export class InputRound {
   confirm(question: string, whenUnavailable: boolean): boolean {
     const key = confirmKey(question);
     if (key in this.answers) return this.answers[key];
-    const elicitation = this.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
-    if (!elicitation || (elicitation.url !== undefined && elicitation.form === undefined)) return whenUnavailable;
+    if (!formsDeclared(this.capabilities)) return whenUnavailable;
     this.pending[key] = inputRequired.elicit({
       message: question,
       requestedSchema: {
@@ -164,6 +177,15 @@ export class InputRound {
       },
     });
     throw new InputNeeded('confirm');
+  }
+
+  /** The answer to a form, or undefined for a client without elicitation. Throws InputNeeded until answered. */
+  elicit(key: string, message: string, requestedSchema: Record<string, unknown>): ElicitAnswer | undefined {
+    if (key === ROOTS_KEY || key.startsWith(CONFIRM_PREFIX)) throw new Error(`elicitation key ${key} is reserved by the base`);
+    if (key in this.forms) return this.forms[key];
+    if (!formsDeclared(this.capabilities)) return undefined;
+    this.pending[key] = inputRequired.elicit({ message, requestedSchema: requestedSchema as never });
+    throw new InputNeeded('elicit');
   }
 
   /**
@@ -187,6 +209,7 @@ export class InputRound {
       asked: Object.keys(this.pending),
       ...(this.rootsKnown && this.roots ? { roots: this.roots } : {}),
       ...(Object.keys(this.answers).length ? { answers: this.answers } : {}),
+      ...(Object.keys(this.forms).length ? { forms: this.forms } : {}),
     };
     return inputRequired({ inputRequests: this.pending, requestState: await seal.mint(state) });
   }
