@@ -24,13 +24,15 @@ export interface ModernRequests<Ext> {
 }
 
 export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequests<Ext> {
-  const current = new AsyncLocalStorage<ServerContext>();
+  // Made on the first 2026-07-28 request: an AsyncLocalStorage costs every promise of the
+  // process a little, so a 2025-only connection (and start-up) does without it.
+  let current: AsyncLocalStorage<ServerContext> | undefined;
   const rounds = new WeakMap<ServerContext, InputRound>();
   const versions = new Map<string, number>();
   let unique = 0;
   let ext: Ext | undefined;
   const roundNow = () => {
-    const ctx = current.getStore();
+    const ctx = current?.getStore();
     return ctx ? rounds.get(ctx) : undefined;
   };
   const info: SessionInfo = {
@@ -54,12 +56,12 @@ export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequ
     },
     rootsError: undefined,
     get clientName() {
-      const clientInfo = current.getStore()?.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: string } | undefined;
+      const clientInfo = current?.getStore()?.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: string } | undefined;
       return clientInfo?.name;
     },
   };
   return {
-    run: (ctx, work) => current.run(ctx, work),
+    run: (ctx, work) => (current ??= new AsyncLocalStorage<ServerContext>()).run(ctx, work),
     rounds,
     info,
     ext: () => (ext ??= config.context ? config.context(info) : ({} as Ext)),
