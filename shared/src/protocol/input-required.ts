@@ -99,7 +99,7 @@ export class InputRound {
   private readonly pending: Record<string, InputRequest> = {};
 
   private constructor(
-    private readonly call: string,
+    private readonly call: () => string,
     private readonly capabilities: ClientCapabilities | undefined,
     state: SealedState | undefined,
     responses: Record<string, unknown> | undefined,
@@ -135,11 +135,11 @@ export class InputRound {
    * that arrive without state, are refused (-32602): answers are only taken for the
    * questions this server asked for this very call.
    */
-  static open(ctx: ServerContext, call: string): InputRound {
+  static open(ctx: ServerContext, call: () => string): InputRound {
     const state = ctx.mcpReq.requestState<SealedState>();
     const responses = ctx.mcpReq.inputResponses;
     if (state !== undefined) {
-      if (typeof state !== 'object' || state === null || state.call !== call) {
+      if (typeof state !== 'object' || state === null || state.call !== call()) {
         throw invalidParams('requestState was issued for another call (a different tool, prompt, resource or arguments); start the call again without it.');
       }
     } else if (responses && Object.keys(responses).length > 0) {
@@ -205,7 +205,7 @@ export class InputRound {
   /** The `input_required` result that asks for what is still missing, with the answers so far sealed. */
   async result(seal: RequestStateSeal) {
     const state: SealedState = {
-      call: this.call,
+      call: this.call(),
       asked: Object.keys(this.pending),
       ...(this.rootsKnown && this.roots ? { roots: this.roots } : {}),
       ...(Object.keys(this.answers).length ? { answers: this.answers } : {}),

@@ -13,7 +13,7 @@ export function registerPrompts<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerCo
     if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);
     const parsed = prompt.args.safeParse(request.params.arguments ?? {});
     if (!parsed.success) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${describeZodError(parsed.error)}`);
-    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, callIdentity('prompts/get', prompt.name, request.params.arguments)) : undefined;
+    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, () => callIdentity('prompts/get', prompt.name, request.params.arguments)) : undefined;
     if (round) rounds.set(sdkCtx, round);
     try {
       return scope.withinBudget(`prompt ${prompt.name}`, await prompt.handler(parsed.data, scope.contextFor(sdkCtx)));

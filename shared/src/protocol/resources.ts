@@ -30,7 +30,7 @@ export function registerResources<Ext>(scope: Scope<Ext>, rounds: WeakMap<Server
   onList(scope, 'resources/templates/list', 'resourceTemplates', (d) => d.templates);
   scope.on('resources/read', async (request: { params: { uri: string } }, sdkCtx) => {
     const { uri } = request.params;
-    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, callIdentity('resources/read', uri, {})) : undefined;
+    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, () => callIdentity('resources/read', uri, {})) : undefined;
     if (round) rounds.set(sdkCtx, round);
     try {
       const ctx = scope.contextFor(sdkCtx);

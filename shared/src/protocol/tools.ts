@@ -22,7 +22,7 @@ export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerCont
     const { name } = request.params;
     const tool = (await scope.registry()).tools.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list to see the tools.`);
-    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, callIdentity('tools/call', name, request.params.arguments)) : undefined;
+    const round = scope.era === 'modern' ? InputRound.open(sdkCtx, () => callIdentity('tools/call', name, request.params.arguments)) : undefined;
     if (round) rounds.set(sdkCtx, round);
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
