@@ -22,8 +22,13 @@ const withoutAjv = {
   name: 'without-ajv',
   setup(build) {
     build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, () => ({ path: 'ajv-provider', namespace: 'without-ajv' }));
-    build.onLoad({ filter: /.*/, namespace: 'without-ajv' }, () => ({
-      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }",
+    // SDK v2 picks its default validator through this runtime shim.
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'server-shims', namespace: 'without-ajv' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-ajv' }, ({ path }) => ({
+      contents:
+        path === 'server-shims'
+          ? "import process from 'node:process'; export { process }; export class DefaultJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }"
+          : "export class AjvJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }",
       loader: 'js',
     }));
   },

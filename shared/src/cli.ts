@@ -203,11 +203,19 @@ export async function runCli<Shape extends z.ZodRawShape>(
     await serveStdio(server, logger);
     return;
   }
+  // Several instances behind a load balancer share this key, so that a multi-round-trip
+  // call (a confirmation, roots) can continue on any of them. Random per process otherwise.
+  const requestStateKey = process.env.MCP_REQUEST_STATE_KEY || undefined;
+  if (requestStateKey !== undefined && Buffer.byteLength(requestStateKey) < 32) {
+    process.stderr.write(`${spec.name}: MCP_REQUEST_STATE_KEY must be at least 32 bytes (e.g. \`openssl rand -hex 32\`)\n`);
+    process.exit(2);
+  }
   const { serveHttp } = await import('./transports/http.js');
   const listening = serveHttp(server, {
     host: options.host,
     port: options.port,
     authToken: options.authToken,
+    requestStateKey,
     logger,
   }).catch((error: NodeJS.ErrnoException) => {
     process.stderr.write(`${spec.name}: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);

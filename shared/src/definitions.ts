@@ -3,6 +3,7 @@ import type {
   Annotations,
   ContentBlock,
   Disposer,
+  ElicitAnswer,
   EmbeddedResource,
   LogLevel,
   PromptMessage,
@@ -33,6 +34,14 @@ export interface BaseContext {
    * call goes ahead; pass false where the older server refused instead).
    */
   confirm(question: string, options?: { whenUnavailable?: boolean }): Promise<boolean>;
+  /**
+   * Asks the user to fill a form (elicitation): a flat object of primitive fields. `key`
+   * names the question (on 2026-07-28 the answer comes back under it, on the next round of
+   * the call, so keep it stable). Resolves with the answer, or undefined when the client
+   * declared no elicitation. On 2026-07-28 the handler stops here and runs again from the
+   * top with the answer: ask before any side effect.
+   */
+  elicit(request: { key: string; message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitAnswer | undefined>;
   /** The client's roots (awaiting the first answer), or undefined if it has none. */
   roots(): Promise<readonly Root[] | undefined>;
   /** A `resource_link` content block. */

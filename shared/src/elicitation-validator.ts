@@ -1,4 +1,4 @@
-import type { jsonSchemaValidator, JsonSchemaValidatorResult } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { jsonSchemaValidator, JsonSchemaValidatorResult } from '@modelcontextprotocol/server';
 
 type Property = {
   type?: string;

@@ -13,6 +13,7 @@ export const ErrorCodes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** The 2025 code for a missing resource; the base sends -32602 with `data.uri` instead. */
   ResourceNotFound: -32002,
 } as const;
 
@@ -35,8 +36,12 @@ export function invalidParams(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ErrorCodes.InvalidParams, message, data);
 }
 
+/**
+ * A resource the server does not have: -32602 with `data.uri`, in every protocol era
+ * (2026-07-28 requires it; clients of 2025 accept it as well as the older -32002).
+ */
 export function resourceNotFound(uri: string, hint?: string): ProtocolError {
-  return new ProtocolError(ErrorCodes.ResourceNotFound, `Resource not found: ${uri}${hint ? `. ${hint}` : ''}`, {
+  return new ProtocolError(ErrorCodes.InvalidParams, `Resource not found: ${uri}${hint ? `. ${hint}` : ''}`, {
     uri,
   });
 }

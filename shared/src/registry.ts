@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/server';
 import type { AnyObject, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './definitions.js';
 import { describeServer, type ServerDescription } from './describe.js';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type {
   AnyObject,
   PromptDefinition,
@@ -12,15 +13,24 @@ import type {
 import { createSubscriptionHub } from './subscriptions.js';
 import { createStderrLogger, type Logger } from './logging.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
-import { openSession, type ServerSession } from './session.js';
+import { openSession, type Era, type ServerSession } from './session.js';
+import { createRequestStateSeal, type RequestStateSeal } from './protocol/input-required.js';
+import { createListenChannel, listenedUris, type ListenChannel } from './protocol/listen.js';
+import { createModernRequests } from './protocol/modern-requests.js';
 import type { ServerDescription } from './describe.js';
 import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
+import { errorMessage } from './errors.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {
   readonly id: string;
+  /**
+   * `legacy` for a 2025 session (`initialize`); `modern` for a 2026-07-28 request, which
+   * has no session: identity, capabilities and roots belong to that one request.
+   */
+  readonly era: Era;
   /**
    * The client's roots: undefined when it does not support roots (or the server turned
    * roots off), so the command-line ceiling applies. Asked lazily, on the stream of the
@@ -95,8 +105,24 @@ export interface ServerConfig<Ext = unknown> {
 export interface McpServer {
   readonly name: string;
   readonly version: string;
-  /** Connects one client over an SDK transport (stdio, Streamable HTTP, in-memory). */
-  connect(transport: Transport, options?: { sessionId?: string }): Promise<ServerSession>;
+  /**
+   * Serves one client over a message transport (stdio, in-memory). The opening message
+   * picks the era for the connection: `initialize` a 2025 session, a request carrying the
+   * 2026-07-28 `_meta` a modern one. `era: 'legacy'` skips that and serves a 2025 session
+   * directly (an HTTP session, whose transport has already seen the `initialize`).
+   */
+  connect(transport: Transport, options?: { sessionId?: string; era?: 'legacy' }): Promise<{ close(): Promise<void> }>;
+  /** A server instance for one 2026-07-28 HTTP request or one 2025 HTTP session (the HTTP entry's factory). */
+  instance(era: Era, sessionId?: string): ServerSession;
+  /**
+   * The key that seals multi-round-trip state (`MCP_REQUEST_STATE_KEY`): several
+   * instances behind a load balancer share it. Random per process when not set.
+   */
+  useRequestStateKey(key: string): void;
+  /** Also calls `listener` on `notifyResourceListChanged` (the HTTP entry's listen streams); returns a remover. */
+  onResourceListChanged(listener: () => void): () => void;
+  /** Where `subscriptions/listen` streams get their resource updates (see `createListenChannel`). */
+  openListenChannel(notify: (uri: string) => void): ListenChannel;
   notifyUpdated(uri: string): void;
   notifyResourceListChanged(): void;
   readonly sessionCount: number;
@@ -110,6 +136,41 @@ export interface McpServer {
   drain(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * Starts watchers for the URIs each `subscriptions/listen` on a connection names, and
+ * stops them when the client cancels it or the connection ends. The SDK's entry answers
+ * the listen itself and routes the notifications; it only needs them sent.
+ */
+function watchListens(transport: Transport, channel: ListenChannel) {
+  const open = new Map<unknown, () => void>();
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    const deliver = transport.onmessage;
+    const closed = transport.onclose;
+    transport.onmessage = ((message: unknown, extra?: unknown) => {
+      const uris = listenedUris(message);
+      const { id, method, params } = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+      const pass = () => (deliver as ((m: unknown, e?: unknown) => void) | undefined)?.(message, extra);
+      if (method === 'notifications/cancelled') {
+        open.get(params?.requestId)?.();
+        open.delete(params?.requestId);
+      }
+      if (!uris) return pass();
+      // The SDK acknowledges the listen at once; watchers start first, so no change made
+      // after the acknowledgement is missed.
+      void channel.open(uris).then((stop) => {
+        open.set(id, stop);
+        pass();
+      });
+    }) as never;
+    transport.onclose = () => {
+      void channel.close();
+      closed?.();
+    };
+    return start();
+  };
+}
+
 export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServer {
   const logger = config.logger ?? createStderrLogger(config.name, config.logLevel ?? 'info');
   const sessions = new Map<string, ServerSession>();
@@ -119,6 +180,11 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const maxResultBytes = config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1024) throw new Error(`maxResultBytes must be an integer of at least 1024, got ${maxResultBytes}`);
   const hub = createSubscriptionHub({ debounceMs: config.debounceMs ?? 100, logger, maxWatched: config.maxWatched });
+  let seal: RequestStateSeal | undefined;
+  let listenContext: ServerSession | undefined;
+  const modern = createModernRequests<Ext>(config);
+  const listChanged = new Set<() => void>();
+  const sealOf = () => (seal ??= createRequestStateSeal());
   let inflight = 0;
   const drained = new Set<() => void>();
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -133,32 +199,80 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const server: McpServer = {
     name: config.name,
     version: config.version,
-    async connect(transport, options = {}) {
-      const id = options.sessionId ?? randomUUID();
-      const session = openSession<Ext>({
+    instance(era, sessionId) {
+      const id = sessionId ?? randomUUID();
+      const session: ServerSession = openSession<Ext>({
         id,
+        era,
         config,
         logger,
         pageSize,
         maxResultBytes,
         hub,
+        seal: sealOf(),
+        modern,
         track,
         registry,
         notifyResourceListChanged: () => server.notifyResourceListChanged(),
         onClosed: () => {
+          // A discarded server/discover probe shares its id with the instance that replaced it.
+          if (sessions.get(id) !== session) return;
           sessions.delete(id);
           void hub.dropSession(id);
         },
       });
       sessions.set(id, session);
-      await session.sdk.connect(transport);
       return session;
+    },
+    async connect(transport, options = {}) {
+      const id = options.sessionId ?? randomUUID();
+      if (options.era === 'legacy') {
+        const session = server.instance('legacy', id);
+        await session.sdk.connect(transport);
+        return session;
+      }
+      // The SDK's stdio entry reads the opening message and pins the era; it calls the
+      // factory once more for a server/discover probe that a client may follow with
+      // initialize, so building an instance must have no side effects.
+      let pinned: ServerSession | undefined;
+      const channel = server.openListenChannel((uri) => {
+        pinned?.sdk.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => undefined);
+      });
+      watchListens(transport, channel);
+      const handle = serveSdkStdio(({ era }) => (pinned = server.instance(era, id)).sdk, {
+        transport,
+        onerror: (error) => logger.log('debug', `transport error: ${errorMessage(error)}`),
+      });
+      return {
+        async close() {
+          await channel.close();
+          await handle.close();
+        },
+      };
+    },
+    openListenChannel(notify) {
+      return createListenChannel<Ext>({
+        id: `listen:${randomUUID()}`,
+        hub,
+        context: () => (listenContext ??= server.instance('modern', 'listen')).contextFor(undefined) as never,
+        watch: config.watch,
+        canWatch: config.canWatch,
+        notify,
+      });
+    },
+    useRequestStateKey(key) {
+      seal = createRequestStateSeal(key);
     },
     notifyUpdated(uri) {
       hub.changed(uri);
     },
     notifyResourceListChanged() {
       for (const session of sessions.values()) session.sendResourceListChanged();
+      for (const listener of listChanged) listener();
+    },
+    onResourceListChanged(listener) {
+      listChanged.add(listener);
+      return () => listChanged.delete(listener);
     },
     get sessionCount() {
       return sessions.size;

@@ -100,3 +100,9 @@ export interface ToolAnnotations {
 
 /** Undo whatever a `watch` set up. */
 export type Disposer = () => void | Promise<void>;
+
+/** A client's answer to a form (elicitation). */
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}

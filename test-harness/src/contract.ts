@@ -3,6 +3,10 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { McpServer, Root } from '@mcp-reference/shared';
 import { connectInMemory, connectStdio, connectSpawnedHttp, type Connection } from './clients.js';
 
+/** The two protocol eras every suite runs in: the v1 client (2025) and the v2 client pinned to 2026-07-28. */
+export const ERAS = ['legacy', 'modern'] as const;
+export type Era = (typeof ERAS)[number];
+
 type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
 /** What a server gives the contract suite: a fixture and how to exercise it. */
@@ -38,8 +42,8 @@ export interface ContractOptions {
 
 type Transport = 'in-memory' | 'stdio' | 'http';
 
-async function connect(transport: Transport, bin: string, fixture: ContractFixture): Promise<Connection> {
-  const options = { roots: fixture.roots };
+async function connect(transport: Transport, bin: string, fixture: ContractFixture, era: Era): Promise<Connection> {
+  const options = { roots: fixture.roots, era };
   const args = [...fixture.args, '--page-size', String(fixture.pageSize)];
   switch (transport) {
     case 'in-memory':
@@ -66,8 +70,9 @@ async function rpcErrorCode(promise: Promise<unknown>): Promise<number | undefin
  * first paragraph). Each server's `contract.test.ts` calls this with its fixture.
  */
 export function describeServerContract(name: string, options: ContractOptions): void {
-  for (const transport of ['in-memory', 'stdio', 'http'] as const) {
-    describe(`${name} contract over ${transport}`, () => {
+  for (const [era, transport] of ERAS.flatMap((era) => (['in-memory', 'stdio', 'http'] as const).map((transport) => [era, transport] as const))) {
+    // The 2025 suites keep their names, so their results compare with earlier runs.
+    describe(`${name} contract over ${transport}${era === 'modern' ? ' (2026-07-28)' : ''}`, () => {
       let fixture: ContractFixture;
       let connection: Connection;
 
@@ -76,7 +81,7 @@ export function describeServerContract(name: string, options: ContractOptions): 
           throw new Error(`${options.bin} is missing: build first (pnpm build)`);
         }
         fixture = await options.setup();
-        connection = await connect(transport, options.bin, fixture);
+        connection = await connect(transport, options.bin, fixture, era);
       });
 
       afterAll(async () => {
@@ -117,6 +122,16 @@ export function describeServerContract(name: string, options: ContractOptions): 
       });
 
       it('pages resources/list past the page size without duplicates', async () => {
+        if (era === 'modern') {
+          // SDK v2's client walks every page itself when called without a cursor.
+          const before = connection.sent.get('resources/list') ?? 0;
+          const { resources } = await connection.client.listResources();
+          const uris = resources.map((r) => r.uri);
+          expect(new Set(uris).size).toBe(uris.length);
+          expect(uris.length).toBeGreaterThan(fixture.pageSize);
+          expect((connection.sent.get('resources/list') ?? 0) - before).toBeGreaterThan(1);
+          return;
+        }
         const seen = new Set<string>();
         let cursor: string | undefined;
         let pages = 0;
@@ -164,7 +179,7 @@ export function describeServerContract(name: string, options: ContractOptions): 
 
       it('notifies a subscriber when the resource changes outside the server', async () => {
         const { uri, change } = fixture.subscription;
-        await connection.client.subscribeResource({ uri });
+        const stop = await subscribe(connection, uri);
         const since = connection.notifications.length;
         await change();
         const updated = await connection.waitForNotification(
@@ -173,15 +188,19 @@ export function describeServerContract(name: string, options: ContractOptions): 
           10_000,
         );
         expect(updated.params?.uri).toBe(uri);
-        await connection.client.unsubscribeResource({ uri });
+        await stop();
       });
 
       it('accepts a subscription to a URI it does not serve', async () => {
-        await expect(connection.client.subscribeResource({ uri: 'unknown://nothing/here' })).resolves.toBeDefined();
-        await connection.client.unsubscribeResource({ uri: 'unknown://nothing/here' });
+        const stop = await subscribe(connection, 'unknown://nothing/here');
+        await stop();
       });
 
-      it('accepts logging/setLevel and refuses an unknown level', async () => {
+      it(era === 'legacy' ? 'accepts logging/setLevel and refuses an unknown level' : 'has no logging/setLevel on 2026-07-28 (the level travels in each request)', async () => {
+        if (era === 'modern') {
+          await expect(connection.client.setLoggingLevel('error')).rejects.toThrow();
+          return;
+        }
         await expect(connection.client.setLoggingLevel('error')).resolves.toBeDefined();
         expect(await rpcErrorCode(connection.client.setLoggingLevel('loud' as never))).toBe(-32602);
         await connection.client.setLoggingLevel('info');
@@ -197,10 +216,24 @@ export function describeServerContract(name: string, options: ContractOptions): 
           expect((result.content as { text?: string }[])[0].text, tool.name).toMatch(/\S/);
         }
         expect(await rpcErrorCode(connection.client.callTool({ name: 'no_such_tool', arguments: {} }))).toBe(-32602);
-        await expect(connection.client.ping()).resolves.toBeDefined();
+        await expect(era === 'legacy' ? connection.client.ping() : connection.client.listTools()).resolves.toBeDefined();
       });
     });
   }
+}
+
+/**
+ * Subscribes to `uri` the way the connection's era does: `resources/subscribe` on 2025,
+ * a `subscriptions/listen` stream on 2026-07-28. Returns how to stop.
+ */
+async function subscribe(connection: Connection, uri: string): Promise<() => Promise<void>> {
+  if (connection.era === 'legacy') {
+    await connection.client.subscribeResource({ uri });
+    return async () => void (await connection.client.unsubscribeResource({ uri }));
+  }
+  const client = connection.client as unknown as { listen(filter: object): Promise<{ close(): Promise<void> }> };
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  return () => subscription.close();
 }
 
 async function listAll(connection: Connection, kind: 'tools'): Promise<Awaited<ReturnType<Connection['client']['listTools']>>['tools']>;

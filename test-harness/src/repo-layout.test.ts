@@ -18,6 +18,10 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+// Every runtime package of the SDK, v1 and v2; tools run by npx (conformance, inspector) are not imports.
+const SDK_PACKAGES = '@modelcontextprotocol\\/(?:sdk|server|client|node|core|express|hono|fastify|server-legacy)(?:[\'"/])';
+const SDK_IMPORT = new RegExp(`(?:from\\s*['"]|import\\(\\s*['"]|require\\(\\s*['"])${SDK_PACKAGES}`);
+
 describe('repository layout', () => {
   it('gives every server the template files', () => {
     const dirs = serverDirs(repoRoot);
@@ -49,15 +53,28 @@ describe('repository layout', () => {
     }
   });
 
-  it('imports the MCP SDK only inside shared/', () => {
+  it('imports an MCP SDK package (v1 sdk, v2 server/client/node/core...) only inside shared/', () => {
     const offenders: string[] = [];
     for (const top of ['servers', 'test-harness', 'scripts']) {
       const dir = path.join(repoRoot, top);
       if (!statSync(dir, { throwIfNoEntry: false })) continue;
       for (const file of sourceFiles(dir)) {
-        if (/from ['"]@modelcontextprotocol\/sdk|import\(['"]@modelcontextprotocol\/sdk|require\(['"]@modelcontextprotocol\/sdk/.test(readFileSync(file, 'utf8'))) {
+        if (SDK_IMPORT.test(readFileSync(file, 'utf8'))) {
           offenders.push(path.relative(repoRoot, file));
         }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("keeps domain code (servers' src/lib/) off the base's SDK-loading entry", () => {
+    const offenders: string[] = [];
+    for (const dir of serverDirs(repoRoot)) {
+      const lib = path.join(dir, 'src', 'lib');
+      if (!statSync(lib, { throwIfNoEntry: false })) continue;
+      for (const file of sourceFiles(lib)) {
+        // `@mcp-reference/shared/core` and `/worker` load no SDK; the main entry does.
+        if (/from ['"]@mcp-reference\/shared['"]/.test(readFileSync(file, 'utf8'))) offenders.push(path.relative(repoRoot, file));
       }
     }
     expect(offenders).toEqual([]);

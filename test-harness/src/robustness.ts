@@ -104,12 +104,16 @@ export function describeServerRobustness(name: string, options: RobustnessOption
       expect(load, 'CPU use after the call was stopped (ms per ms)').toBeLessThan(IDLE_LOAD);
     }
 
+    /** A ping on 2025; on 2026-07-28, which has none, a tools/list. */
+    const alive = (connection: Connection): Promise<unknown> =>
+      connection.era === 'modern' ? connection.client.listTools() : connection.client.ping();
+
     /** Median and worst round trip of `count` pings. */
     async function pingTimes(connection: Connection, count = 10): Promise<{ median: number; worst: number }> {
       const times: number[] = [];
       for (let i = 0; i < count; i++) {
         const t0 = performance.now();
-        await connection.client.ping();
+        await alive(connection);
         times.push(performance.now() - t0);
         await sleep(20);
       }
@@ -241,73 +245,78 @@ export function describeServerRobustness(name: string, options: RobustnessOption
       120_000,
     );
 
-    it(
-      'answers 50 concurrent calls, each correctly',
-      async () => {
-        const connection = await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots });
-        try {
-          const results = await Promise.all(Array.from({ length: 50 }, () => connection.client.callTool(fixture.quickCall)));
-          for (const result of results) {
-            expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
-            expect(result.structuredContent).toEqual(results[0].structuredContent);
+    // The calls a client makes run in both eras: SDK v1's client (2025) and SDK v2's
+    // pinned to 2026-07-28, where a ping is a tools/list (the revision removed ping).
+    for (const era of ['legacy', 'modern'] as const) {
+      const suffix = era === 'modern' ? ' (2026-07-28)' : '';
+      it(
+        `answers 50 concurrent calls, each correctly${suffix}`,
+        async () => {
+          const connection = await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots, era });
+          try {
+            const results = await Promise.all(Array.from({ length: 50 }, () => connection.client.callTool(fixture.quickCall)));
+            for (const result of results) {
+              expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+              expect(result.structuredContent).toEqual(results[0].structuredContent);
+            }
+          } finally {
+            await connection.close();
           }
-        } finally {
-          await connection.close();
-        }
-      },
-      60_000,
-    );
+        },
+        60_000,
+      );
 
-    it(
-      'refuses a result over the budget with an isError that says how to ask for less',
-      async () => {
-        const { maxResultBytes, ...call } = fixture.bigCall;
-        const server = maxResultBytes === undefined ? undefined : fixture.create({ maxResultBytes });
-        const connection = server
-          ? await connectInMemory(server, { roots: fixture.roots })
-          : await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots });
-        try {
-          const result = await connection.client.callTool(call, undefined, { timeout: 60_000 });
-          expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBe(true);
-          expect(result.structuredContent).toBeUndefined();
-          expect((result.content as { text?: string }[])[0].text).toMatch(/over the .* a response may carry\. Ask for less/);
-          await expect(connection.client.ping()).resolves.toBeDefined();
-        } finally {
-          await connection.close();
-          await server?.close();
-        }
-      },
-      60_000,
-    );
+      it(
+        `refuses a result over the budget with an isError that says how to ask for less${suffix}`,
+        async () => {
+          const { maxResultBytes, ...call } = fixture.bigCall;
+          const server = maxResultBytes === undefined ? undefined : fixture.create({ maxResultBytes });
+          const connection = server
+            ? await connectInMemory(server, { roots: fixture.roots, era })
+            : await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots, era });
+          try {
+            const result = await connection.client.callTool(call, undefined, { timeout: 60_000 });
+            expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBe(true);
+            expect(result.structuredContent).toBeUndefined();
+            expect((result.content as { text?: string }[])[0].text).toMatch(/over the .* a response may carry\. Ask for less/);
+            await expect(alive(connection)).resolves.toBeDefined();
+          } finally {
+            await connection.close();
+            await server?.close();
+          }
+        },
+        60_000,
+      );
 
-    it(
-      'answers a ping within 100 ms while its slowest call runs, and cancellation stops the work',
-      async (context) => {
-        if (!hasSlowCall()) return context.skip();
-        const connection = await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots });
-        const pid = (connection as unknown as { transport: { pid: number | null } }).transport.pid!;
-        try {
-          const cancel = new AbortController();
-          const call = connection.client
-            .callTool(fixture.slowCall!, undefined, { signal: cancel.signal, timeout: 120_000 })
-            .then(
-              () => 'answered',
-              () => 'cancelled',
-            );
-          await sleep(500);
-          const { median, worst } = await pingTimes(connection);
-          expect(median, `median ping while ${fixture.slowCall!.name} runs (ms)`).toBeLessThan(100);
-          expect(worst, `worst ping while ${fixture.slowCall!.name} runs (ms)`).toBeLessThan(1_000);
-          cancel.abort('stop');
-          expect(await call).toBe('cancelled');
-          await expectWorkStopped(pid);
-          await expect(connection.client.ping()).resolves.toBeDefined();
-        } finally {
-          await connection.close();
-        }
-      },
-      60_000,
-    );
+      it(
+        `answers a ping within 100 ms while its slowest call runs, and cancellation stops the work${suffix}`,
+        async (context) => {
+          if (!hasSlowCall()) return context.skip();
+          const connection = await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots, era });
+          const pid = (connection as unknown as { transport: { pid: number | null } }).transport.pid!;
+          try {
+            const cancel = new AbortController();
+            const call = connection.client
+              .callTool(fixture.slowCall!, undefined, { signal: cancel.signal, timeout: 120_000 })
+              .then(
+                () => 'answered',
+                () => 'cancelled',
+              );
+            await sleep(500);
+            const { median, worst } = await pingTimes(connection);
+            expect(median, `median ping while ${fixture.slowCall!.name} runs (ms)`).toBeLessThan(100);
+            expect(worst, `worst ping while ${fixture.slowCall!.name} runs (ms)`).toBeLessThan(1_000);
+            cancel.abort('stop');
+            expect(await call).toBe('cancelled');
+            await expectWorkStopped(pid);
+            await expect(alive(connection)).resolves.toBeDefined();
+          } finally {
+            await connection.close();
+          }
+        },
+        60_000,
+      );
+    }
 
     it(
       'stops the work of a call whose HTTP connection drops, and of a session that ends, while other sessions are answered',
@@ -378,6 +387,42 @@ export function describeServerRobustness(name: string, options: RobustnessOption
           await expectWorkStopped(server.child.pid!);
 
           await expect(observer.client.ping()).resolves.toBeDefined();
+          expect(server.child.exitCode).toBeNull();
+        } finally {
+          await observer.close();
+          await server.close();
+        }
+      },
+      90_000,
+    );
+
+    it(
+      'stops the work of a 2026-07-28 call whose HTTP connection drops, while other requests are answered',
+      async (context) => {
+        if (!hasSlowCall()) return context.skip();
+        const server = await spawnHttpServer(options.bin, fixture.args);
+        const observer = await connectHttp(server.url, { era: 'modern' });
+        try {
+          const drop = new AbortController();
+          const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+          const call = fetch(server.url, {
+            method: 'POST',
+            headers: {
+              ...POST_HEADERS,
+              'mcp-protocol-version': '2026-07-28',
+              'mcp-method': 'tools/call',
+              'mcp-name': fixture.slowCall!.name,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...fixture.slowCall, _meta: meta } }),
+            signal: drop.signal,
+          }).then((response) => response.text()).catch(() => 'dropped');
+          await sleep(500);
+          const { median } = await pingTimes(observer);
+          expect(median, 'median tools/list of another client while the slow call runs (ms)').toBeLessThan(100);
+          drop.abort();
+          expect(await call).toBe('dropped');
+          await expectWorkStopped(server.child.pid!);
+          await expect(observer.client.listTools()).resolves.toBeDefined();
           expect(server.child.exitCode).toBeNull();
         } finally {
           await observer.close();

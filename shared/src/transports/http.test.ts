@@ -451,15 +451,44 @@ describe('serveHttp limits and lifecycle', () => {
     await expectStillServing(handle, 1_000, { server });
   }, 30_000);
 
-  it('refuses new sessions past maxSessions with 503', async () => {
+  it('makes room past maxSessions by closing the session idle longest', async () => {
+    const { handle } = await started({ maxSessions: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await post(handle, initializeBody());
+      expect(response.status).toBe(200);
+      ids.push(response.headers.get('mcp-session-id')!);
+      await response.body?.cancel();
+      await sleep(5);
+    }
+    expect(handle.sessionCount()).toBe(2);
+    // The oldest went first; the two newest still answer.
+    const statusOf = async (id: string) => {
+      const response = await post(handle, { jsonrpc: '2.0', id: 9, method: 'ping' }, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
+      await response.body?.cancel();
+      return response.status;
+    };
+    expect(await statusOf(ids[0])).toBe(404);
+    expect(await statusOf(ids[2])).toBe(200);
+  });
+
+  it('refuses a new session with 503 and Retry-After when every session is busy', async () => {
     const { handle } = await started({ maxSessions: 1 });
     const first = await post(handle, initializeBody());
     expect(first.status).toBe(200);
+    const id = first.headers.get('mcp-session-id')!;
     await first.body?.cancel();
+    // An open GET stream keeps the session busy.
+    const stream = await fetch(handle.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(stream.status).toBe(200);
     const second = await post(handle, initializeBody());
     expect(second.status).toBe(503);
-    await second.body?.cancel();
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await second.json()) as { error: { message: string } }).error.message).toMatch(/Too many open sessions.*retry after/);
     expect(handle.sessionCount()).toBe(1);
+    await stream.body?.cancel();
   });
 
   it('closes cleanly with a client connected and an SSE stream open', async () => {

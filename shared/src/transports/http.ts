@@ -1,12 +1,14 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { z } from 'zod/v4';
 import { describeZodError } from '../json-schema.js';
 import type { McpServer } from '../server.js';
 import type { Logger } from '../logging.js';
 import { errorMessage, ErrorCodes } from '../errors.js';
+import { listenedUris } from '../protocol/listen.js';
 import { allowedHostHeaders, allowedOrigins, formatHost } from './http-origin.js';
 
 export interface HttpOptions {
@@ -18,8 +20,13 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Sessions with no request and no open stream for this long are closed (default 30 min). */
   sessionIdleMs?: number;
-  /** Open sessions at most; more get 503 until some close (default 10,000). */
+  /**
+   * Open 2025 sessions at most (default 10,000). Past it the session idle longest is
+   * closed to make room; when every session is busy a new one gets 503 with `Retry-After`.
+   */
   maxSessions?: number;
+  /** Seals multi-round-trip state so that any instance sharing the key can continue a call. */
+  requestStateKey?: string;
   logger: Logger;
 }
 
@@ -31,20 +38,36 @@ export interface HttpHandle {
 }
 
 interface Entry {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
   openRequests: number;
 }
 
 const MCP_PATH = '/mcp';
+/** Seconds a client is told to wait when every session slot is busy. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** The shape of an `initialize` request's params the SDK would accept (checked here to answer -32602). */
+const InitializeParams = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: z.looseObject({}),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+});
 
 /**
  * Streamable HTTP at `/mcp`. Before a request reaches the SDK transport it passes, in
  * order: Host and Origin checks (DNS rebinding: only the bound host and port under the
  * loopback names, else 403), the bearer token when one is configured (401 with a plain
  * `Bearer` challenge: there is no authorization server, so no RFC 9728 metadata that would
- * send clients into OAuth), the body limit (413) and JSON parsing (400, -32700). Each
- * session has its own transport and server session; idle ones are closed by a sweeper. A
+ * send clients into OAuth), the body limit (413) and JSON parsing (400, -32700).
+ *
+ * Then the request goes to one of two legs. A 2026-07-28 request (per-request `_meta`, no
+ * session) goes to the SDK's `createMcpHandler`, which builds a server instance for it
+ * alone: nothing is kept between requests, so any instance behind a load balancer can
+ * serve any request. Everything else (initialize, a request with `Mcp-Session-Id`, GET
+ * and DELETE) goes to the 2025 leg, where each session has its own transport and server
+ * session, so roots, confirmations and subscriptions keep working for 2025 clients; idle
+ * sessions are closed by a sweeper. A
  * client that drops the connection of a request before its answer cancels that request
  * (its ctx.signal aborts), as notifications/cancelled would.
  */
@@ -57,6 +80,17 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
   let hosts = new Set<string>();
   let origins = new Set<string>();
   let baseUrl = '';
+  if (options.requestStateKey !== undefined) server.useRequestStateKey(options.requestStateKey);
+  const modern = createMcpHandler(({ era }) => server.instance(era).sdk, {
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => options.logger.log('debug', `2026-07-28 request: ${errorMessage(error)}`),
+  });
+  const serveModern = toNodeHandler(modern);
+  // 2026-07-28 subscriptions: the handler holds each subscriptions/listen stream and
+  // filters per stream; the server's watchers feed it.
+  const channel = server.openListenChannel((uri) => modern.notify.resourceUpdated(uri));
+  const stopListChanged = server.onResourceListChanged(() => modern.notify.resourcesChanged());
 
   const http = createHttpServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -102,6 +136,14 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     }
 
     const sessionId = header(req, 'mcp-session-id');
+    if (sessionId === undefined && req.method === 'POST' && !(await isLegacyRequest(await toWebRequest(req as never, body), body))) {
+      const uris = listenedUris(body);
+      if (uris) {
+        const stop = await channel.open(uris);
+        res.once('close', stop);
+      }
+      return serveModern(req, res, body);
+    }
     if (sessionId !== undefined) {
       const entry = sessions.get(sessionId);
       if (!entry) return sendJsonRpcError(res, 404, ErrorCodes.InvalidRequest, 'Session not found: initialize a new session');
@@ -112,15 +154,35 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     }
     const badInitialize = invalidInitialize(body);
     if (badInitialize) return sendJson(res, 400, badInitialize);
-    if (sessions.size >= maxSessions) {
-      return sendJsonRpcError(res, 503, ErrorCodes.InternalError, 'Too many open sessions; try again later');
+    if (sessions.size >= maxSessions && !evictIdlest()) {
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      return sendJsonRpcError(
+        res,
+        503,
+        ErrorCodes.InternalError,
+        `Too many open sessions (${maxSessions}, all busy); retry after ${RETRY_AFTER_SECONDS} s, or close sessions you no longer use (DELETE /mcp).`,
+      );
     }
     await startSession(req, res, body);
   }
 
+  /** Closes the session idle the longest to make room for a new one; false when every session is busy. */
+  function evictIdlest(): boolean {
+    let oldest: [string, Entry] | undefined;
+    for (const item of sessions) {
+      if (item[1].openRequests > 0) continue;
+      if (!oldest || item[1].lastSeen < oldest[1].lastSeen) oldest = item;
+    }
+    if (!oldest) return false;
+    options.logger.log('debug', `session limit reached: closing idle session ${oldest[0]}`);
+    sessions.delete(oldest[0]);
+    void oldest[1].transport.close().catch(() => undefined);
+    return true;
+  }
+
   async function startSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
     const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
         sessions.set(id, entry);
@@ -128,7 +190,7 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
     });
     const entry: Entry = { transport, lastSeen: Date.now(), openRequests: 0 };
     transport.onclose = () => sessions.delete(id);
-    await server.connect(transport, { sessionId: id });
+    await server.connect(transport, { sessionId: id, era: 'legacy' });
     await track(entry, res, () => transport.handleRequest(req, res, body), body);
     // An initialize that failed (bad version, bad params) leaves no session behind.
     if (!sessions.has(id)) await transport.close().catch(() => undefined);
@@ -198,6 +260,9 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
         const open = [...sessions.values()];
         sessions.clear();
         await Promise.allSettled(open.map((entry) => entry.transport.close()));
+        stopListChanged();
+        await channel.close();
+        await modern.close();
         await server.close();
         http.closeAllConnections();
         await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -224,7 +289,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 function invalidInitialize(body: unknown): unknown {
   for (const message of Array.isArray(body) ? body : [body]) {
     if ((message as { method?: unknown } | null)?.method !== 'initialize') continue;
-    const parsed = InitializeRequestSchema.safeParse(message);
+    const parsed = InitializeParams.safeParse((message as { params?: unknown }).params);
     if (parsed.success) continue;
     const id = (message as { id?: unknown }).id;
     return {

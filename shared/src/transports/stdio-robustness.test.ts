@@ -117,6 +117,24 @@ describe('stdio transport under a careless or hostile client', () => {
     }
   });
 
+  it('pins 2026-07-28 from the opening request, refuses a forged requestState with -32602, and keeps serving', async () => {
+    const peer = spawnRaw(bin);
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+      peer.sendJson({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+      expect(await peer.waitFor((m) => m.id === 1)).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
+      peer.sendJson({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, requestState: 'v1.e30.forged', _meta: meta } });
+      expect((await peer.waitFor((m) => m.id === 2)).error?.code).toBe(-32602);
+      peer.sendJson({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: meta } });
+      expect(await peer.waitFor((m) => m.id === 3)).toMatchObject({ result: { structuredContent: { text: 'x' } } });
+      // The 2025 handshake is refused once the connection is 2026-07-28.
+      peer.sendJson({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      expect((await peer.waitFor((m) => m.id === 4)).error).toBeDefined();
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a line over the size limit with -32600 and keeps serving', async () => {
     const peer = spawnRaw(bin);
     try {

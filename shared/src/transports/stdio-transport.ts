@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
 
 /** A line longer than this is refused (and skipped up to its newline). */
@@ -57,6 +56,8 @@ export class LineTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   sessionId?: string;
+  /** Called once the transport closed, whoever owns `onclose` (the SDK's stdio entry does). */
+  whenClosed?: () => void;
 
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -145,8 +146,10 @@ export class LineTransport implements Transport {
       this.reply(null, ErrorCodes.ParseError, `Parse error: ${errorMessage(error)}`);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       const id = (value as { id?: unknown } | null)?.id;
       const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
       // A malformed notification or response gets no answer to a real request id.
@@ -154,7 +157,7 @@ export class LineTransport implements Transport {
       return;
     }
     try {
-      this.onmessage?.(parsed.data);
+      this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
@@ -208,5 +211,6 @@ export class LineTransport implements Transport {
       pending.done();
     }
     this.onclose?.();
+    this.whenClosed?.();
   }
 }

@@ -43,7 +43,7 @@ export async function serveStdio(server: McpServer, logger: Logger): Promise<{ c
   process.stdin.once('end', endOfInput);
   process.stdin.once('close', endOfInput);
   // A client that dies leaves EPIPE on stdout: the transport closes, and so do we.
-  transport.onclose = () => {
+  transport.whenClosed = () => {
     if (!closing) endOfInput();
   };
   await server.connect(transport, { sessionId: 'stdio' });

@@ -1,5 +1,5 @@
-import { narrowScopes, rootPaths } from '@mcp-reference/shared';
-import type { Root } from '@mcp-reference/shared';
+import { narrowScopes, rootPaths } from '@mcp-reference/shared/core';
+import type { Root } from '@mcp-reference/shared/core';
 import { isWithin, realpathAllowedDirs } from './path-policy.js';
 
 /**

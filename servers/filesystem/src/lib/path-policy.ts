@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isWithinPath } from '@mcp-reference/shared';
+import { isWithinPath } from '@mcp-reference/shared/core';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, openRegularFile } from './open-checked.js';
 import { pathFlavor, type PathFlavor } from './path-flavor.js';

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithinPath } from '@mcp-reference/shared';
+import { isWithinPath } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
 import { ArgumentError, assertNotOption } from './validate.js';

@@ -1,7 +1,7 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { isWithinPath } from '@mcp-reference/shared';
+import { isWithinPath } from '@mcp-reference/shared/core';
 import { metadataOutside, type MetadataCache } from './metadata-guard.js';
 
 /** A repository this server may work in, with everything resolved to real paths. */

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isWithinPath } from '@mcp-reference/shared';
+import { isWithinPath } from '@mcp-reference/shared/core';
 import { driverOverrides, GitError, runGit } from './git-runner.js';
 
 /** Where git runs: a work tree and its git directory. */

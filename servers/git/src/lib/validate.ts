@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { lstat, realpath } from 'node:fs/promises';
-import { isWithinPath } from '@mcp-reference/shared';
+import { isWithinPath } from '@mcp-reference/shared/core';
 import { runGit, GitError } from './git-runner.js';
 import type { Repo } from './repo.js';
 import { readRefFile } from './watch-ref.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Disposer } from '@mcp-reference/shared';
+import type { Disposer } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
 

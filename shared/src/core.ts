@@ -1,0 +1,6 @@
+// The base's helpers that load no MCP SDK. Domain code (a server's src/lib/) imports them
+// from here, `@mcp-reference/shared/core`, never from the main entry, which loads the SDK.
+export { narrowScopes, isWithinPath, rootPaths } from './roots.js';
+export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
+export { ToolError } from './errors.js';
+export type { Disposer, Root } from './types.js';

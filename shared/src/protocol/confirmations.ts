@@ -1,0 +1,51 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { BaseContext } from '../definitions.js';
+import type { InputRound } from './input-required.js';
+import type { Scope } from './scope.js';
+
+/**
+ * `ctx.confirm(question)`. On a 2025 session it is an `elicitation/create` on the stream
+ * of the request in flight (over HTTP a client need not open the standalone GET stream,
+ * and a request sent there would wait for nobody). On a 2026-07-28 request it is an
+ * `input_required` round: the handler stops here, the client answers, and the call runs
+ * again from the top with the answer, so handlers ask before any side effect. A client
+ * that declared no elicitation gets `whenUnavailable` (default: go ahead, as the older
+ * servers did).
+ */
+export function confirmFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined, round: InputRound | undefined): BaseContext['confirm'] {
+  return async (question, options) => {
+    const whenUnavailable = options?.whenUnavailable ?? true;
+    if (scope.era === 'modern') return round ? round.confirm(question, whenUnavailable) : whenUnavailable;
+    const elicitation = scope.sdk.getClientCapabilities()?.elicitation as { form?: unknown } | undefined;
+    if (!elicitation?.form || !ctx) return whenUnavailable;
+    const answer = await ctx.mcpReq.send(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: question,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Go ahead', description: question } },
+            required: ['confirm'],
+          },
+        },
+      },
+      { signal: ctx.mcpReq.signal },
+    );
+    return answer.action === 'accept' && (answer.content as { confirm?: unknown } | undefined)?.confirm === true;
+  };
+}
+
+/**
+ * `ctx.elicit(request)`: a form. On a 2025 session an `elicitation/create` on the call's
+ * stream; on 2026-07-28 an `input_required` round under the caller's key. Undefined for a
+ * client that declared no elicitation.
+ */
+export function elicitFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined, round: InputRound | undefined): BaseContext['elicit'] {
+  return async ({ key, message, requestedSchema }) => {
+    if (scope.era === 'modern') return round?.elicit(key, message, requestedSchema);
+    if (!ctx || !scope.sdk.getClientCapabilities()?.elicitation) return undefined;
+    const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } as never }, { signal: ctx.mcpReq.signal });
+    return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
+  };
+}

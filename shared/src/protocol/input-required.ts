@@ -1,0 +1,216 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type ClientCapabilities,
+  type InputRequest,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { ToolError, invalidParams } from '../errors.js';
+import type { ElicitAnswer, Root } from '../types.js';
+
+/**
+ * What a modern (2026-07-28) request carries from one round to the next. A handler runs
+ * again from the top on every round, so answers already given travel with the request,
+ * sealed (HMAC) and bound to the call they were given for: the method, the tool, prompt or
+ * resource name, and a hash of the arguments. Another call cannot reuse them.
+ */
+export interface SealedState {
+  /** method, name and argument hash of the call the answers belong to */
+  call: string;
+  /** the keys asked in the last round: only answers to these are read */
+  asked: string[];
+  roots?: Root[];
+  answers?: Record<string, boolean>;
+  forms?: Record<string, ElicitAnswer>;
+}
+
+export interface RequestStateSeal {
+  mint(state: SealedState): Promise<string>;
+  verify(state: string): Promise<SealedState>;
+}
+
+/** Answers live at most this long between rounds (a confirmation waits for a person). */
+const STATE_TTL_SECONDS = 600;
+
+/**
+ * The request-state codec. The key is random per process unless one is given: several
+ * HTTP instances behind a load balancer share `MCP_REQUEST_STATE_KEY`, so that a round
+ * answered by one instance can be retried on another.
+ */
+export function createRequestStateSeal(key?: string): RequestStateSeal {
+  if (key !== undefined && Buffer.byteLength(key) < 32) {
+    throw new Error('MCP_REQUEST_STATE_KEY must be at least 32 bytes (e.g. `openssl rand -hex 32`).');
+  }
+  const codec = createRequestStateCodec<SealedState>({ key: key ?? randomBytes(32), ttlSeconds: STATE_TTL_SECONDS });
+  return {
+    mint: (state) => codec.mint(state),
+    verify: (state) => codec.verify(state, undefined as never),
+  };
+}
+
+/** Thrown by `roots()` / `confirm()` on a modern request that must first ask the client. */
+export class InputNeeded extends Error {
+  override name = 'InputNeeded';
+}
+
+/** A stable identity of one call: method, name, and a hash of its arguments. */
+export function callIdentity(method: string, name: string, args: unknown): string {
+  const hash = createHash('sha256').update(stableJson(args ?? {})).digest('base64url');
+  return `${method} ${name} ${hash}`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const ROOTS_KEY = 'roots';
+
+const CONFIRM_PREFIX = 'confirm-';
+
+/** The elicitation key of a question: the same question gets the same key on every round. */
+function confirmKey(question: string): string {
+  return `${CONFIRM_PREFIX}${createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
+}
+
+/** Whether the client declared form elicitation (an empty `elicitation: {}` means forms). */
+function formsDeclared(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  return Boolean(elicitation) && !(elicitation!.url !== undefined && elicitation!.form === undefined);
+}
+
+/**
+ * One round of a modern `tools/call`, `prompts/get` or `resources/read`: the answers the
+ * client gave so far, and the questions the handler still has. A request with no round
+ * (lists, completions) cannot ask: its roots are the command-line ceiling.
+ */
+export class InputRound {
+  private roots: Root[] | undefined;
+  private rootsKnown = false;
+  private rootsUnanswered = false;
+  private readonly answers: Record<string, boolean>;
+  private readonly forms: Record<string, ElicitAnswer>;
+  private readonly pending: Record<string, InputRequest> = {};
+
+  private constructor(
+    private readonly call: () => string,
+    private readonly capabilities: ClientCapabilities | undefined,
+    state: SealedState | undefined,
+    responses: Record<string, unknown> | undefined,
+  ) {
+    this.answers = { ...state?.answers };
+    this.forms = { ...state?.forms };
+    if (state?.roots) {
+      this.roots = state.roots;
+      this.rootsKnown = true;
+    }
+    for (const key of state?.asked ?? []) {
+      const view = inputResponse(responses, key);
+      if (key === ROOTS_KEY) {
+        if (view.kind !== 'roots') {
+          this.rootsUnanswered = true;
+          continue;
+        }
+        this.roots = view.roots
+          .filter((root): root is Root => typeof root?.uri === 'string')
+          .map(({ uri, name }) => (typeof name === 'string' ? { uri, name } : { uri }));
+        this.rootsKnown = true;
+      } else if (key.startsWith(CONFIRM_PREFIX)) {
+        this.answers[key] = view.kind === 'elicit' && view.action === 'accept' && view.content?.confirm === true;
+      } else {
+        this.forms[key] =
+          view.kind === 'elicit' ? { action: view.action, ...(view.content ? { content: view.content } : {}) } : { action: 'cancel' };
+      }
+    }
+  }
+
+  /**
+   * Reads the round from the request. State that belongs to another call, or answers
+   * that arrive without state, are refused (-32602): answers are only taken for the
+   * questions this server asked for this very call.
+   */
+  static open(ctx: ServerContext, call: () => string): InputRound {
+    const state = ctx.mcpReq.requestState<SealedState>();
+    const responses = ctx.mcpReq.inputResponses;
+    if (state !== undefined) {
+      if (typeof state !== 'object' || state === null || state.call !== call()) {
+        throw invalidParams('requestState was issued for another call (a different tool, prompt, resource or arguments); start the call again without it.');
+      }
+    } else if (responses && Object.keys(responses).length > 0) {
+      throw invalidParams('inputResponses came without the requestState of the round that asked for them; start the call again without inputResponses.');
+    }
+    const capabilities = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities' as never] as ClientCapabilities | undefined;
+    return new InputRound(call, capabilities, state, responses);
+  }
+
+  /** The client's roots; undefined when it declared none. Throws InputNeeded until it answered. */
+  listRoots(): Root[] | undefined {
+    if (this.rootsKnown) return this.roots;
+    if (this.rootsUnanswered) {
+      throw new ToolError(
+        'The client did not answer the roots request, so this call has no access: a client that declares roots gets at ' +
+          'most its roots, never the whole configured ceiling. Call again and answer the roots request.',
+      );
+    }
+    if (!this.capabilities?.roots) return undefined;
+    this.pending[ROOTS_KEY] = inputRequired.listRoots();
+    throw new InputNeeded('roots');
+  }
+
+  /** The answer to a yes/no question, or `whenUnavailable` for a client without elicitation. */
+  confirm(question: string, whenUnavailable: boolean): boolean {
+    const key = confirmKey(question);
+    if (key in this.answers) return this.answers[key];
+    if (!formsDeclared(this.capabilities)) return whenUnavailable;
+    this.pending[key] = inputRequired.elicit({
+      message: question,
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Go ahead', description: question } },
+        required: ['confirm'],
+      },
+    });
+    throw new InputNeeded('confirm');
+  }
+
+  /** The answer to a form, or undefined for a client without elicitation. Throws InputNeeded until answered. */
+  elicit(key: string, message: string, requestedSchema: Record<string, unknown>): ElicitAnswer | undefined {
+    if (key === ROOTS_KEY || key.startsWith(CONFIRM_PREFIX)) throw new Error(`elicitation key ${key} is reserved by the base`);
+    if (key in this.forms) return this.forms[key];
+    if (!formsDeclared(this.capabilities)) return undefined;
+    this.pending[key] = inputRequired.elicit({ message, requestedSchema: requestedSchema as never });
+    throw new InputNeeded('elicit');
+  }
+
+  /**
+   * Which roots this request has: '' for none (the client declared no roots), their JSON
+   * once known, undefined while they are still to be asked.
+   */
+  rootsKey(): string | undefined {
+    if (this.rootsKnown) return JSON.stringify(this.roots ?? []);
+    if (this.rootsUnanswered) return undefined;
+    return this.capabilities?.roots ? undefined : '';
+  }
+
+  get needsInput(): boolean {
+    return Object.keys(this.pending).length > 0;
+  }
+
+  /** The `input_required` result that asks for what is still missing, with the answers so far sealed. */
+  async result(seal: RequestStateSeal) {
+    const state: SealedState = {
+      call: this.call(),
+      asked: Object.keys(this.pending),
+      ...(this.rootsKnown && this.roots ? { roots: this.roots } : {}),
+      ...(Object.keys(this.answers).length ? { answers: this.answers } : {}),
+      ...(Object.keys(this.forms).length ? { forms: this.forms } : {}),
+    };
+    return inputRequired({ inputRequests: this.pending, requestState: await seal.mint(state) });
+  }
+}
