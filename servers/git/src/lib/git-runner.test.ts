@@ -139,6 +139,12 @@ describe('runGit', () => {
     expect(listed.stdout.toString()).toMatch(/^[0-9a-f]{40}\tHEAD\n$/);
   });
 
+  it("runs in a repository whose drivers are named like what simple-git's guard looks for (myalias, init-templatedir)", async () => {
+    const config = driverOverrides(['filter.myalias.clean', 'merge.init-templatedir.driver']);
+    const { code } = await runGit(target(), ['status', '--porcelain'], { config });
+    expect(code).toBe(0);
+  });
+
   it('a git that cannot be started is an error answer that says so', async () => {
     const saved = process.env.PATH;
     process.env.PATH = '/nonexistent';

@@ -197,6 +197,22 @@ const OUR_OWN_SETTINGS: SimpleGitOptions['unsafe'] = {
   allowUnsafeConfigPaths: true, // the caller's PREFIX (gitEnv already drops GIT_CONFIG*, GIT_EXEC_PATH)
 };
 
+/**
+ * simple-git's guard looks for "alias" and "init.templateDir" anywhere in a `-c` key
+ * (an unanchored match), so the override of a repository's driver named, say, `myalias`
+ * (`-c filter.myalias.clean=`) would make it refuse every command in that repository.
+ * Those two categories are allowed for a call only when one of our own `-c` settings
+ * (never a client's: see OUR_OWN_SETTINGS) is what trips them.
+ */
+function unsafeFor(config: readonly string[]): SimpleGitOptions['unsafe'] {
+  const keys = config.filter((_, i) => config[i - 1] === '-c').map((setting) => setting.split('=')[0].toLowerCase());
+  return {
+    ...OUR_OWN_SETTINGS,
+    ...(keys.some((key) => /alias/.test(key)) ? { allowUnsafeAlias: true } : {}),
+    ...(keys.some((key) => /init.templatedir/.test(key)) ? { allowUnsafeTemplateDir: true } : {}),
+  };
+}
+
 type Stop = 'cancelled' | 'timeout' | 'enough';
 
 /**
@@ -234,7 +250,7 @@ export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, ar
       maxConcurrentProcesses: 1,
       // simple-git stops the child (SIGINT) and settles once it has closed.
       abort: stop.signal,
-      unsafe: OUR_OWN_SETTINGS,
+      unsafe: unsafeFor([...SAFE_CONFIG, ...(options.config ?? [])]),
       // Settle on 'close' (every pipe drained), as a plain spawn would.
       completion: { onClose: true, onExit: false },
       // Keep git's exit code and raw bytes (binary blobs, non-UTF-8 paths); this function judges them.
