@@ -16,13 +16,33 @@ import type { ChildProcess } from 'node:child_process';
  * Node publishes every ChildProcess on the diagnostics channel 'child_process' from its
  * constructor, synchronously inside `spawn`, before the failure is known. While a
  * simple-git command runs, `watchSpawnErrors` listens there and gives each child created
- * an 'error' listener at once; the error of the child whose command line is ours is kept
- * for `runGit` to answer with. A child started elsewhere in the server in that window (a
- * concurrent call's) gets a listener that keeps nothing; every child this server starts
- * has its own 'error' listener anyway.
+ * an 'error' listener at once (one per child, however many watches overlap), which notes
+ * the error; `runGit` answers with the error of the child whose command line is its own.
+ * A child started elsewhere in the server in that window (a concurrent call's) gets the
+ * same listener, which only notes; every child this server starts has its own 'error'
+ * listener anyway.
  */
 
 const CHANNEL = 'child_process';
+
+/** What a child created during a watch did: kept on the child, one listener each whatever the number of watches. */
+const STATE = Symbol('spawn-error-watch');
+
+interface ChildState {
+  error?: Error;
+  closed: Promise<void>;
+}
+
+function stateOf(child: ChildProcess & { [STATE]?: ChildState }): ChildState {
+  const known = child[STATE];
+  if (known) return known;
+  const state: ChildState = { closed: new Promise((resolve) => child.once('close', () => resolve())) };
+  child.on('error', (error) => {
+    state.error ??= error;
+  });
+  child[STATE] = state;
+  return state;
+}
 
 export interface SpawnErrorWatch {
   /** Settles once our child (if one was created) has closed; resolves to the error it emitted, if any. */
@@ -33,38 +53,31 @@ export interface SpawnErrorWatch {
 
 /** Watches for the child that runs `file` with `args` while a command is handed to simple-git. */
 export function watchSpawnErrors(file: string, args: readonly string[]): SpawnErrorWatch {
-  let ours: { error?: Error; closed: Promise<void> } | undefined;
+  const seen: ChildProcess[] = [];
+  // Whose child it is shows once spawn has set spawnfile and spawnargs (before any 'error').
   const isOurs = (child: ChildProcess) =>
     child.spawnfile === file && child.spawnargs.length === args.length + 1 && args.every((arg, i) => child.spawnargs[i + 1] === arg);
   const onChild = (message: unknown) => {
     const child = (message as { process?: ChildProcess }).process;
     if (!child) return;
-    // Heard before spawn returns; whose child it is shows once spawn has set spawnargs.
-    const record: { error?: Error; closed: Promise<void> } = { closed: new Promise((resolve) => child.once('close', () => resolve())) };
-    child.on('error', (error) => {
-      if (ours === undefined && isOurs(child)) ours = record;
-      if (ours === record) record.error = error;
-    });
-    // A child that started claims itself on 'spawn' (the next tick), so `failure` waits for its close.
-    child.once('spawn', () => {
-      if (ours === undefined && isOurs(child)) ours = record;
-    });
+    // Heard from the constructor, before spawn returns: the listener is there before the failure is.
+    stateOf(child);
+    seen.push(child);
   };
   subscribe(CHANNEL, onChild);
-  let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    unsubscribe(CHANNEL, onChild);
-  };
   return {
     async failure() {
-      // The 'error' of a failed spawn comes a tick after simple-git has given up on it.
+      // The 'error' of a failed spawn comes a tick after simple-git has given up on the child.
       await new Promise((resolve) => setImmediate(resolve));
+      const ours = seen.find(isOurs);
       if (!ours) return undefined;
-      await ours.closed;
-      return ours.error;
+      const state = stateOf(ours);
+      await state.closed;
+      return state.error;
     },
-    stop,
+    stop() {
+      unsubscribe(CHANNEL, onChild);
+      seen.length = 0;
+    },
   };
 }
