@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readdir, readlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sampleRepo } from '../test-support.js';
 import { describeFailure, driverOverrides, gitEnv, GitError, runGit, withholdFileContent } from './git-runner.js';
@@ -121,6 +122,37 @@ describe('runGit', () => {
   it.runIf(process.platform === 'linux')('stops git at the time limit', async () => {
     await expect(runGit(target(), ['hash-object', '--stdin'], { timeoutMs: 300 })).rejects.toThrow(/took longer than 0 s and was stopped/);
     expect(await gitProcessesIn(repo.root)).toEqual([]);
+  });
+
+  it("goes through simple-git, whose guard still refuses a program we never set (an alias), and nothing runs", async () => {
+    const marker = repo.path('alias-ran');
+    await expect(runGit(target(), ['-c', `alias.boom=!touch ${marker}`, 'boom'])).rejects.toThrow(/Could not run git: .*alias.*allowUnsafeAlias/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("lets our own settings through simple-git's guard: every SAFE_CONFIG entry, driver overrides, GIT_PROXY_COMMAND, a pack program", async () => {
+    const config = driverOverrides(['filter.lfs.clean', 'diff.x.textconv', 'merge.m.driver']);
+    const { stdout } = await runGit(target(), ['config', '--get', 'filter.lfs.clean'], { config, okCodes: [1] });
+    expect(stdout.toString()).toBe('\n');
+    // `ls-remote` to the repository itself, with the upload-pack remote.ts names for a local remote.
+    const listed = await runGit(target(), ['-c', 'protocol.file.allow=always', 'ls-remote', '--upload-pack=git -c core.hooksPath=/dev/null upload-pack', repo.root, 'HEAD']);
+    expect(listed.stdout.toString()).toMatch(/^[0-9a-f]{40}\tHEAD\n$/);
+  });
+
+  it("runs in a repository whose drivers are named like what simple-git's guard looks for (myalias, init-templatedir)", async () => {
+    const config = driverOverrides(['filter.myalias.clean', 'merge.init-templatedir.driver']);
+    const { code } = await runGit(target(), ['status', '--porcelain'], { config });
+    expect(code).toBe(0);
+  });
+
+  it('a git that cannot be started is an error answer that says so', async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      await expect(runGit(target(), ['status'])).rejects.toThrow(/Could not run git: spawn git ENOENT\. Is git installed and on PATH\?/);
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 
   it("runs in the checked repository whatever the caller's GIT_DIR says", async () => {

@@ -1,16 +1,23 @@
 import { spawn } from 'node:child_process';
+import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
+import { watchSpawnErrors } from './spawn-error-watch.js';
 
 /*
- * How git is run: always Node's `spawn`, with an argument array and never a shell, the
- * same command line (`--no-pager`, SAFE_CONFIG, the driver overrides) and the same
- * environment (gitEnv). One-shot commands (a diff, a status, a commit) run to exit with
- * `runGit`; the persistent `git cat-file --batch-command` (cat-file.ts) and the paused
- * `git log` behind git_log's cursors (record-stream.ts) are read a piece at a time.
- * Every child has an 'error' listener before anything else touches it: a spawn that
- * fails (EMFILE when descriptors run out, ENOENT) is an error answer, never a crash.
- * (simple-git, used before, reads the pipes of a child that failed to spawn and leaves
- * its 'error' unheard, which ended the server.)
+ * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
+ * whole) go through simple-git (`runGit`). Three kinds stay on a plain `spawn`:
+ * - the persistent `git cat-file --batch-command` process (cat-file.ts) and the paused
+ *   `git log` record streams behind git_log's cursors (record-stream.ts): they are written
+ *   to and read a piece at a time for as long as they live; simple-git runs a command to
+ *   exit and hands back its whole output;
+ * - `git grep` (`direct: true`): its pattern is the value of `-e` and may start with "-";
+ *   simple-git's argument scanner cannot tell a value from an option and would refuse a
+ *   search for "--template".
+ * Both paths run the same command line (`--no-pager`, SAFE_CONFIG, the driver overrides),
+ * with the same environment (gitEnv), and never through a shell. Every child has an
+ * 'error' listener before anything else touches it: a spawn that fails (EMFILE when
+ * descriptors run out, ENOENT) is an error answer, never a crash. simple-git alone would
+ * leave a failed spawn's EMFILE unheard (spawn-error-watch.ts says why and how it is heard).
  */
 
 /**
@@ -141,6 +148,8 @@ export interface RunOptions {
   onData?: (bytes: number) => void;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
+  /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
+  direct?: boolean;
 }
 
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
@@ -158,17 +167,129 @@ export interface RunResult {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
+/**
+ * simple-git's own guard (blockUnsafeOperationsPlugin) refuses `-c` settings and
+ * variables that name programs, whatever their value. Ours switch programs OFF
+ * (SAFE_CONFIG, gitEnv with its empty GIT_PROXY_COMMAND, driverOverrides and the
+ * per-call overrides of untrusted-config.ts), or name the user's own from trusted config
+ * (remote.ts: core.sshCommand, credential.helper, protocol.<x>.allow, and the
+ * upload-pack/receive-pack given on the command line), so those categories are allowed.
+ * Client input never reaches these places: validate.ts, `--end-of-options` and `--` keep
+ * it out of git's options. Left on: alias, template directory, config from the
+ * environment (GIT_CONFIG_COUNT), a custom binary.
+ */
+const OUR_OWN_SETTINGS: SimpleGitOptions['unsafe'] = {
+  allowUnsafeAskPass: true, // core.askPass=, GIT_ASKPASS=, SSH_ASKPASS=
+  allowUnsafeEditor: true, // core.editor=false, sequence.editor=false, GIT_EDITOR, the caller's EDITOR
+  allowUnsafePager: true, // core.pager=cat, GIT_PAGER, PAGER
+  allowUnsafeFsMonitor: true, // core.fsmonitor=false
+  allowUnsafeGitProxy: true, // core.gitProxy=, GIT_PROXY_COMMAND=
+  allowUnsafeHooksPath: true, // core.hooksPath=/dev/null
+  allowUnsafeSshCommand: true, // core.sshCommand=false, or the user's own for a checked remote; the caller's GIT_SSH*
+  allowUnsafeCredentialHelper: true, // credential.helper=, or the user's own
+  allowUnsafeDiffExternal: true, // diff.external=, diff.<driver>.command=
+  allowUnsafeDiffTextConv: true, // diff.<driver>.textconv=
+  allowUnsafeFilter: true, // filter.<driver>.clean= / smudge=
+  allowUnsafeMergeDriver: true, // merge.<driver>.driver=false
+  allowUnsafeGpgProgram: true, // gpg.program=false and friends
+  allowUnsafeProtocolOverride: true, // protocol.allow=never, protocol.<checked>.allow=always
+  allowUnsafePack: true, // --upload-pack= / --receive-pack= (git's own, or git with LOCAL_END for a local remote)
+  allowUnsafeConfigPaths: true, // the caller's PREFIX (gitEnv already drops GIT_CONFIG*, GIT_EXEC_PATH)
+};
+
+/**
+ * simple-git's guard looks for "alias" and "init.templateDir" anywhere in a `-c` key
+ * (an unanchored match), so the override of a repository's driver named, say, `myalias`
+ * (`-c filter.myalias.clean=`) would make it refuse every command in that repository.
+ * Those two categories are allowed for a call only when one of our own `-c` settings
+ * (never a client's: see OUR_OWN_SETTINGS) is what trips them.
+ */
+function unsafeFor(config: readonly string[]): SimpleGitOptions['unsafe'] {
+  const keys = config.filter((_, i) => config[i - 1] === '-c').map((setting) => setting.split('=')[0].toLowerCase());
+  return {
+    ...OUR_OWN_SETTINGS,
+    ...(keys.some((key) => /alias/.test(key)) ? { allowUnsafeAlias: true } : {}),
+    ...(keys.some((key) => /init.templatedir/.test(key)) ? { allowUnsafeTemplateDir: true } : {}),
+  };
+}
+
 type Stop = 'cancelled' | 'timeout' | 'enough';
 
 /**
- * Runs git with the safe settings, in `repo` (or none). The child is stopped when
- * `signal` aborts, at the time limit, or once `maxBytes` have been read, and the call
- * settles only after it has exited and its pipes have closed, so no git process or
- * descriptor outlives its call.
+ * Runs git with the safe settings, in `repo` (or none), through simple-git (or a plain
+ * spawn with `direct`). Arguments are passed as an array, never through a shell. The
+ * child is stopped when `signal` aborts, at the time limit, or once `maxBytes` have been
+ * read, and the call settles only after it has exited and its pipes have closed, so no
+ * git process or descriptor outlives its call.
  */
-export function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  if (options.signal?.aborted) return Promise.reject(new GitError('The call was cancelled.'));
-  return runSpawned(repo, args, options);
+export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.signal?.aborted) throw new GitError('The call was cancelled.');
+  if (options.direct) return runSpawned(repo, args, options);
+  const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
+  // Node refuses these before it creates a child (spawn-error-watch.ts relies on a child per spawn).
+  if (argv.some((arg) => arg.includes('\0'))) throw new GitError('An argument holds a NUL character, which git cannot take. Remove it and call again.');
+  const stop = new AbortController();
+  let stoppedFor: Stop | undefined;
+  const halt = (reason: Stop) => {
+    stoppedFor ??= reason;
+    stop.abort();
+  };
+  const onAbort = () => halt('cancelled');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // A limit on the whole call (simple-git's `timeout.block` only counts silence).
+  const timer = setTimeout(() => halt('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const max = options.maxBytes ?? Infinity;
+  let outcome: { exitCode: number; stdOut: Buffer[]; stdErr: Buffer[] } | undefined;
+  let watch: ReturnType<typeof watchSpawnErrors> | undefined;
+  try {
+    // Loaded on first use: it is not needed to start and answer `initialize`.
+    const { simpleGit } = await import('simple-git');
+    const git = simpleGit({
+      baseDir: repo?.root ?? process.cwd(),
+      binary: 'git',
+      maxConcurrentProcesses: 1,
+      // simple-git stops the child (SIGINT) and settles once it has closed.
+      abort: stop.signal,
+      unsafe: unsafeFor([...SAFE_CONFIG, ...(options.config ?? [])]),
+      // Settle on 'close' (every pipe drained), as a plain spawn would.
+      completion: { onClose: true, onExit: false },
+      // Keep git's exit code and raw bytes (binary blobs, non-UTF-8 paths); this function judges them.
+      errors: (_error, result) => {
+        outcome = result;
+        return undefined;
+      },
+    })
+      .env(gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {}))
+      .outputHandler((_command, stdout, stderr) => {
+        let bytes = 0;
+        // A read error on a pipe ends the child like any other; unheard it would end the server.
+        stdout.on('error', () => undefined);
+        stderr.on('error', () => undefined);
+        // simple-git waits 50 ms more after a command that printed nothing (for its 'exit'
+        // path, which we do not use: on 'close' every pipe is drained). An empty chunk at the
+        // end of stdout tells it output was seen, so a silent `git add` is not 8 times slower.
+        stdout.once('end', () => stdout.emit('data', Buffer.alloc(0)));
+        stdout.on('data', (chunk: Buffer) => {
+          if (stoppedFor || chunk.length === 0) return;
+          bytes += chunk.length;
+          if (bytes > max) return halt('enough');
+          options.onData?.(bytes);
+        });
+      });
+    watch = watchSpawnErrors('git', argv);
+    await git.raw(argv);
+  } catch (error) {
+    // A spawn that failed (EMFILE, ENFILE): simple-git gave up on the child; its own error says why.
+    const failed = await watch?.failure();
+    if (failed) throw new GitError(`Could not start git: ${failed.message}. Try again; if it persists, the server is out of file descriptors.`);
+    // Otherwise simple-git refused (a missing directory, its argument guard).
+    throw new GitError(`Could not run git: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    watch?.stop();
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  return judge(args, options, stoppedFor, outcome?.exitCode ?? -1, Buffer.concat(outcome?.stdOut ?? []), Buffer.concat(outcome?.stdErr ?? []).toString('utf8').slice(0, 64 * 1024));
 }
 
 /** The result of a finished git, or the GitError that says why there is none. */
@@ -187,6 +308,7 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
   throw new GitError(describeFailure(stderr.trim() ? stderr : lastLine, args, code));
 }
 
+/** `runGit` on a plain spawn: for `git grep` (see the note at the top of this file). */
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});

@@ -45,7 +45,8 @@ export const gitGrep = defineTool({
         regex ? '-E' : '-F', ...(ignore_case ? ['-i'] : []),
         '-e', pattern, ...(commit ? [commit] : []), '--', ...specs,
       ],
-      { okCodes: [1], maxBytes: Math.max(ctx.maxOutputBytes, 64 * 1024), onData: progressByBytes(ctx) },
+      // direct: the pattern may start with "-", which simple-git's argument guard would refuse (git-runner.ts).
+      { okCodes: [1], maxBytes: Math.max(ctx.maxOutputBytes, 64 * 1024), onData: progressByBytes(ctx), direct: true },
     );
     const rows = stdout.toString('utf8').split('\n');
     if (cut) rows.pop(); // the last row may be cut mid-way
