@@ -2,7 +2,7 @@
 // Bundles a package into dist/ with esbuild. `server`: src/cli.ts -> dist/cli.js, one file
 // with a shebang, every dependency inlined except native addons, so `npx` installs little
 // and start-up reads one file. `harness`: the demo, bench and conformance runners.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { chmod, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,19 +51,24 @@ const common = {
 
 await rm(`${cwd}/dist`, { recursive: true, force: true });
 // A worker thread cannot import the bundle, so code a worker needs from a dependency is
-// inlined as text (see servers/filesystem/src/lib/re2js-source.ts).
-function sourceOf(pkg) {
+// inlined as text (see servers/filesystem/src/lib/re2js-source.ts), minified: its comments
+// would otherwise carry `import('./Machine.js')` type notes into the bin, and the text is
+// a third of the size.
+async function sourceOf(pkg) {
+  let file;
   try {
-    return JSON.stringify(readFileSync(createRequire(`${cwd}/package.json`).resolve(pkg), 'utf8'));
+    file = createRequire(`${cwd}/package.json`).resolve(pkg);
   } catch {
     return 'undefined';
   }
+  const { code } = await transform(readFileSync(file, 'utf8'), { minify: true, format: 'cjs', target: 'node20', loader: 'js' });
+  return JSON.stringify(code);
 }
 
 if (kind === 'server') {
   await build({
     ...common,
-    define: { MCP_BUNDLED_RE2JS_SOURCE: sourceOf('re2js') },
+    define: { MCP_BUNDLED_RE2JS_SOURCE: await sourceOf('re2js') },
     entryPoints: { cli: 'src/cli.ts' },
     plugins: [withoutAjv],
     outdir: 'dist',
