@@ -16,6 +16,7 @@ import { openSession, type ServerSession } from './session.js';
 import type { ServerDescription } from './describe.js';
 import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
+import type { ViewDefinition } from './views.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
@@ -47,6 +48,8 @@ export interface ServerConfig<Ext = unknown> {
   resources?: Registered<ResourceDefinition<Ext>>;
   templates?: Registered<ResourceTemplateDefinition<Ext>>;
   prompts?: Registered<PromptDefinition<AnyObject, Ext>>;
+  /** MCP Apps views (`defineView`), read by hosts that render them; loaders like the tools'. */
+  views?: Registered<ViewDefinition>;
   /** Builds the server's own handler context for a session (path policy, repositories...). */
   context?: (session: SessionInfo) => Ext;
   /** Starts watching a subscribed URI; see `createSubscriptionHub`. */

@@ -32,6 +32,7 @@ import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams, reso
 import { embeddedResource, errorResult, renderJson, resourceLink, structuredResult } from './results.js';
 import { describeBytes, fitResult, jsonBytes } from './result-budget.js';
 import type { LogLevel, ResourceInfo, Root, ToolResult } from './types.js';
+import { isViewUri, readView, rendersViews, withViewHandle } from './views.js';
 
 export interface ServerSession {
   readonly id: string;
@@ -252,6 +253,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       cursor: toolCursors,
       notifyUpdated: hub.changed,
       notifyResourceListChanged: options.notifyResourceListChanged,
+      // --- views (MCP Apps) ---
+      openViewHandle: async (handle, tool) => (await options.registry()).viewHandles.open(handle, tool),
     };
   }
 
@@ -274,12 +277,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   function onList<K extends 'tools' | 'prompts' | 'resourceTemplates'>(
     schema: typeof ListToolsRequestSchema | typeof ListPromptsRequestSchema | typeof ListResourceTemplatesRequestSchema,
     key: K,
-    items: (description: Registry<Ext>['description']) => readonly unknown[],
+    items: (registry: Registry<Ext>) => readonly unknown[],
   ) {
     const method = methodOf(schema);
     on(schema, async (request) => {
-      const { description } = await options.registry();
-      return listResult(key, paginateArray(method, items(description), request.params?.cursor, pageSize));
+      return listResult(key, paginateArray(method, items(await options.registry()), request.params?.cursor, pageSize));
     });
   }
 
@@ -339,7 +341,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   );
 
   if (capabilities.tools) {
-    onList(ListToolsRequestSchema, 'tools', (d) => d.tools);
+    // --- views (MCP Apps): clients that render views also see app-only tools and `_meta.ui` ---
+    onList(ListToolsRequestSchema, 'tools', (r) => (rendersViews(sdk.getClientCapabilities()) ? r.appTools : r.description.tools));
     on(
       CallToolRequestSchema,
       async (request, extra): Promise<ToolResult> => {
@@ -363,7 +366,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           const result = await tool.handler(parsed.data, ctx as never);
           log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
           // Every result is held to the budget, so no client is sent more than it accepts.
-          return fitResult(result, options.maxResultBytes, tool.name, tool.whenTooLarge);
+          const fitted = fitResult(result, options.maxResultBytes, tool.name, tool.whenTooLarge);
+          // --- views (MCP Apps): the view gets a sealed handle of this call, other clients nothing new ---
+          if (!tool.view || !rendersViews(sdk.getClientCapabilities())) return fitted;
+          const { viewHandles } = await options.registry();
+          return withViewHandle(fitted, () => viewHandles.seal({ tool: tool.name, args: parsed.data }));
         } catch (error) {
           if (ctx.signal.aborted) return errorResult(`${tool.name} was cancelled.`);
           // A bad cursor or argument found by the handler is the caller's to fix, like any bad argument.
@@ -379,7 +386,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   }
 
   if (capabilities.prompts) {
-    onList(ListPromptsRequestSchema, 'prompts', (d) => d.prompts);
+    onList(ListPromptsRequestSchema, 'prompts', (r) => r.description.prompts);
     on(
       GetPromptRequestSchema,
       async (request, extra) => {
@@ -409,13 +416,15 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
         return listResult('resources', page);
       },
     );
-    onList(ListResourceTemplatesRequestSchema, 'resourceTemplates', (d) => d.templates);
+    onList(ListResourceTemplatesRequestSchema, 'resourceTemplates', (r) => r.description.templates);
     on(
       ReadResourceRequestSchema,
       async (request, extra) => {
         const { uri } = request.params;
         const ctx = contextFor(extra);
-        const { resources, templates } = await options.registry();
+        const { resources, templates, views } = await options.registry();
+        // --- views (MCP Apps) ---
+        if (isViewUri(uri)) return readView(views, uri);
         const fixed = resources.find((resource) => resource.uri === uri);
         if (fixed) return withinBudget(uri, { contents: await fixed.read(ctx) });
         for (const { definition, matcher } of templates) {

@@ -24,6 +24,8 @@ export interface ClientOptions {
   roots?: Root[] | (() => Promise<Root[]>);
   /** Declares elicitation and answers each request with this. */
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Extensions declared at initialize, e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: [...] } }` (MCP Apps). */
+  extensions?: Record<string, object>;
   /** Time limit of the initialize request (the SDK's default is 60 s; `npx` may install first). */
   connectTimeoutMs?: number;
 }
@@ -52,6 +54,7 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
       capabilities: {
         ...(options.roots ? { roots: { listChanged: true } } : {}),
         ...(options.elicit ? { elicitation: { form: {} } } : {}),
+        ...(options.extensions ? { extensions: options.extensions } : {}),
       },
     },
   );
