@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Builds each view into one self-contained HTML document (script and CSS inlined, no
+// external URL), then into a module whose default export is that document as a string:
+// dist/<name>.html to look at, dist/<name>.js for the servers to import.
+import { build } from 'esbuild';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+
+export const VIEWS = [{ name: 'sqlite-results', title: 'Query results' }];
+const MAX_BYTES = 1024 * 1024;
+
+const here = new URL('.', import.meta.url).pathname;
+await rm(`${here}dist`, { recursive: true, force: true });
+await mkdir(`${here}dist`, { recursive: true });
+const theme = await readFile(`${here}src/common/theme.css`, 'utf8');
+
+for (const { name, title } of VIEWS) {
+  const { outputFiles } = await build({
+    entryPoints: [`${here}src/${name}/main.ts`],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  // Inside a <script> element only "</script" and "<!--" could end or change it.
+  const script = outputFiles[0].text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  const style = existsSync(`${here}src/${name}/style.css`) ? await readFile(`${here}src/${name}/style.css`, 'utf8') : '';
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${title}</title><style>${theme}${style}</style></head><body><div id="app"></div><script>${script}</script></body></html>`;
+  const bytes = Buffer.byteLength(html);
+  if (bytes > MAX_BYTES) throw new Error(`view ${name} is ${bytes} bytes, over the ${MAX_BYTES} a view may be`);
+  if (/\b(src|href)\s*=\s*["']?https?:/i.test(html.replace(script, ''))) throw new Error(`view ${name} names an external URL`);
+  await writeFile(`${here}dist/${name}.html`, html);
+  await writeFile(`${here}dist/${name}.js`, `export default ${JSON.stringify(html)};\n`);
+  console.log(`${name}: ${(bytes / 1024).toFixed(0)} KB`);
+}
