@@ -6,7 +6,10 @@ import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 
-export const VIEWS = [{ name: 'sqlite-results', title: 'Query results' }];
+export const VIEWS = [
+  { name: 'sqlite-results', title: 'Query results' },
+  { name: 'fetch-preview', title: 'Fetched page' },
+];
 const MAX_BYTES = 1024 * 1024;
 
 const here = new URL('.', import.meta.url).pathname;
