@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 export const VIEWS = [
   { name: 'sqlite-results', title: 'Query results' },
   { name: 'fetch-preview', title: 'Fetched page' },
+  { name: 'filesystem-preview', title: 'File preview' },
 ];
 const MAX_BYTES = 1024 * 1024;
 

@@ -50,6 +50,7 @@ function defineReader(name: string, title: string, text: string) {
     output,
     annotations: { readOnlyHint: true, openWorldHint: false },
     whenTooLarge: 'Read fewer lines: head, tail or start_line/end_line.',
+    view: 'ui://filesystem/preview',
     render: (out) =>
       out.nextStartLine === undefined
         ? out.content
