@@ -10,6 +10,8 @@ export const VIEWS = [
   { name: 'sqlite-results', title: 'Query results' },
   { name: 'fetch-preview', title: 'Fetched page' },
   { name: 'filesystem-preview', title: 'File preview' },
+  { name: 'git-log', title: 'Commit log' },
+  { name: 'git-diff', title: 'Diff' },
 ];
 const MAX_BYTES = 1024 * 1024;
 
