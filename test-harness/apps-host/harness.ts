@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -23,10 +24,34 @@ export const APPS_CLIENT = { extensions: { [APPS_EXTENSION]: { mimeTypes: ['text
 /** Arguments the package's defaults add that a host must not have: they turn security off. */
 const UNSAFE_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
+/**
+ * The package unpacks its browser into the temp directory on first use, and a second test
+ * file that finds the half-written binary there would launch it: one unpacks at a time.
+ */
+async function unpackOnce<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(tmpdir(), 'mcp-reference-chromium.lock');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      // A lock left by a process that died while unpacking.
+      if (since > 120_000) await rmdir(lock).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rmdir(lock).catch(() => undefined);
+  }
+}
+
 export async function launchChromium(): Promise<{ browser: Browser; context: BrowserContext; launchMs: number }> {
   const started = performance.now();
   const { default: chromium } = await import('@sparticuz/chromium');
-  const executablePath = process.env.CHROMIUM_PATH || (await chromium.executablePath());
+  const executablePath = process.env.CHROMIUM_PATH || (await unpackOnce(() => chromium.executablePath()));
   // The package's arguments run Chromium as one process (so: pages, not extra contexts).
   const args = chromium.args.filter((arg) => !UNSAFE_ARGS.has(arg));
   const browser = await playwright.launch({ executablePath, args, headless: true });
