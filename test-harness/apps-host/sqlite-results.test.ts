@@ -116,6 +116,29 @@ describe.skipIf(!existsSync(bin))('sqlite results view in Chromium', () => {
     }
   });
 
+  it('the host refuses a view\'s call to a tool that is not available to apps', async () => {
+    const inner = session.page.frames().find((f) => f.parentFrame()?.parentFrame() === session.page.mainFrame())!;
+    const answer = await inner.evaluate(
+      () =>
+        new Promise<unknown>((resolve) => {
+          const view = globalThis as unknown as {
+            addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+            parent: { postMessage(message: unknown, target: string): void };
+          };
+          view.addEventListener('message', (event) => {
+            if ((event.data as { id?: number })?.id === 9999) resolve(event.data);
+          });
+          view.parent.postMessage({ jsonrpc: '2.0', id: 9999, method: 'tools/call', params: { name: 'write_query', arguments: { query: 'DELETE FROM items' } } }, '*');
+        }),
+    );
+    expect(JSON.stringify(answer)).toMatch(/not available to apps/);
+    expect(await session.refusedCalls()).toEqual(['write_query']);
+    const count = (await connection.client.callTool({ name: 'read_query', arguments: { query: 'SELECT count(*) FROM items' } })) as unknown as {
+      structuredContent: { rows: number[][] };
+    };
+    expect(count.structuredContent.rows[0][0]).toBe(250);
+  });
+
   it('matches the golden screenshot (light), with no console error, CSP violation or outbound request', async () => {
     const fresh = await openView(host, connection, { tool: 'read_query', arguments: { query: `${QUERY} WHERE id <= 12` } });
     try {
@@ -132,7 +155,7 @@ describe.skipIf(!existsSync(bin))('sqlite results view in Chromium', () => {
     expect(session.consoleErrors).toEqual([]);
     expect(await session.violations()).toEqual([]);
     expect(session.outbound).toEqual([]);
-    expect(await session.refusedCalls()).toEqual([]);
+    expect(await session.refusedCalls()).toEqual(['write_query']);
   });
 
   it('follows the host theme (dark golden)', async () => {
