@@ -24,7 +24,7 @@ ${paragraphs.join('\n')}
 <script>window.__pwned = 'body script'</script>
 </article></main></body></html>`;
 
-describe.skipIf(!existsSync(bin))('fetch page view in Chromium', () => {
+describe('fetch page view in Chromium', () => {
   let host: AppsHost;
   let site: HttpFixture;
   let connection: Connection;
@@ -32,6 +32,7 @@ describe.skipIf(!existsSync(bin))('fetch page view in Chromium', () => {
   let url: string;
 
   beforeAll(async () => {
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
     site = await startHttpFixture({
       '/robots.txt': (_req, res) => void res.writeHead(404).end(),
       '/hostile': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HOSTILE_PAGE),

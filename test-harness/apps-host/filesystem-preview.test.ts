@@ -33,7 +33,7 @@ const answer: number = 42; // typed
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4" onload="window.__pwned='svg onload'"><script>window.__pwned='svg script'</script><rect width="8" height="4" fill="red"/></svg>`;
 const CODE = Array.from({ length: 1200 }, (_, i) => `export const value${i + 1} = ${i + 1}; // line ${i + 1}`).join('\n') + '\n';
 
-describe.skipIf(!existsSync(bin))('filesystem preview view in Chromium', () => {
+describe('filesystem preview view in Chromium', () => {
   let host: AppsHost;
   let tree: TempTree;
   let connection: Connection;
@@ -45,6 +45,7 @@ describe.skipIf(!existsSync(bin))('filesystem preview view in Chromium', () => {
   };
 
   beforeAll(async () => {
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
     tree = await makeTempTree({
       'README.md': MARKDOWN,
       'pixel.png': PNG.sync.write(png),

@@ -13,12 +13,13 @@ import { repoRoot } from '../src/packaging.js';
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const bin = path.join(repoRoot, 'servers/sqlite/dist/cli.js');
 
-describe.skipIf(!existsSync(bin))('MCP Inspector CLI --app-info', () => {
+describe('MCP Inspector CLI --app-info', () => {
   let work = '';
   let env: Record<string, string> = {};
   let db: SqliteFixture;
 
   beforeAll(async () => {
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (pnpm build)`);
     work = await mkdtemp(path.join(tmpdir(), 'inspector-apps-'));
     db = await makeSqliteDb('CREATE TABLE t (id INTEGER PRIMARY KEY);');
     const node22 = await ensureNode22(repoRoot);
