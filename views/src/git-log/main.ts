@@ -53,14 +53,18 @@ function graphSvg(): { element: SVGElement; width: number } {
   const element = svg('svg', { width, height: state.commits.length * ROW, class: 'graph' });
   const x = (lane: number) => lane * LANE + LANE / 2 + 2;
   const y = (row: number) => row * ROW + ROW / 2;
+  // One path per colour: a thousand commits make a handful of elements, not thousands.
+  const paths = new Map<string, string[]>();
   for (const edge of graph.edges) {
     const color = COLORS[edge.lane % COLORS.length];
     const d =
       edge.x1 === edge.x2
         ? `M${x(edge.x1)} ${y(edge.y1)}V${y(edge.y2)}`
         : `M${x(edge.x1)} ${y(edge.y1)}C${x(edge.x1)} ${y(edge.y1) + ROW * 0.6} ${x(edge.x2)} ${y(edge.y2) - ROW * 0.6} ${x(edge.x2)} ${y(edge.y2)}`;
-    element.append(svg('path', { d, stroke: color, 'stroke-width': 2, fill: 'none' }));
+    if (!paths.has(color)) paths.set(color, []);
+    paths.get(color)!.push(d);
   }
+  for (const [color, parts] of paths) element.append(svg('path', { d: parts.join(''), stroke: color, 'stroke-width': 2, fill: 'none' }));
   for (const node of graph.nodes) {
     element.append(svg('circle', { cx: x(node.x), cy: y(node.y), r: 4, fill: COLORS[node.x % COLORS.length], stroke: 'var(--bg)', 'stroke-width': 1.5 }));
   }
@@ -86,17 +90,26 @@ function render(): void {
       h('span', { class: 'author' }, c.author),
       h('span', { class: 'date' }, c.date.slice(0, 10)),
     );
-    row.addEventListener('click', () => void openCommit(c.commit));
     return row;
   });
   const more = h('button', { type: 'button', id: 'more', disabled: state.busy || !state.nextCursor }, state.nextCursor ? 'Load more commits' : 'End of log');
   more.addEventListener('click', () => void loadMore());
   append(root, [
     h('div', { class: 'bar' }, h('span', { id: 'count' }, `${state.commits.length} commits`), h('span', { class: 'grow' }), state.error ? h('span', { class: 'error' }, state.error) : null),
-    h('div', { class: 'log', id: 'log' }, element, ...rows),
+    log(element, rows),
     h('div', { class: 'more' }, more),
     state.diff ? diffPanel(state.diff) : null,
   ]);
+}
+
+function log(graph: SVGElement, rows: HTMLElement[]): HTMLElement {
+  const element = h('div', { class: 'log', id: 'log' }, graph, ...rows);
+  // One listener for every row.
+  element.addEventListener('click', (event) => {
+    const commit = (event.target as Element).closest('.row')?.getAttribute('data-commit');
+    if (commit) void openCommit(commit);
+  });
+  return element;
 }
 
 function diffPanel(diff: NonNullable<State['diff']>): HTMLElement {
