@@ -58,6 +58,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
       const { readTools, writeTools } = await import('./tools/index.js');
       return options.readOnly ? readTools : [...readTools, ...writeTools];
     },
+    views: async () => (await import('./views.js')).views,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
     context(session) {

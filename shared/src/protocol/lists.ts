@@ -1,3 +1,4 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Page } from '../pagination.js';
 import { paginateArray } from '../pagination.js';
 import type { Registry } from '../registry.js';
@@ -8,15 +9,17 @@ export function listResult<K extends string, T>(key: K, page: Page<T>): Record<K
   return { [key]: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } as Record<K, T[]> & { nextCursor?: string };
 }
 
-/** A list answered from the registry's descriptors, a page at a time. */
+/**
+ * A list answered from the registry's descriptors, a page at a time. `items` sees the
+ * request too: tools/list depends on what the client renders (views, MCP Apps).
+ */
 export function onList<Ext>(
   scope: Scope<Ext>,
   method: 'tools/list' | 'prompts/list' | 'resources/templates/list',
   key: string,
-  items: (description: Registry<Ext>['description']) => readonly unknown[],
+  items: (registry: Registry<Ext>, ctx: ServerContext) => readonly unknown[],
 ) {
-  scope.on(method, async (request: { params?: { cursor?: string } }) => {
-    const { description } = await scope.registry();
-    return listResult(key, paginateArray(method, items(description), request.params?.cursor, scope.pageSize));
+  scope.on(method, async (request: { params?: { cursor?: string } }, ctx) => {
+    return listResult(key, paginateArray(method, items(await scope.registry(), ctx), request.params?.cursor, scope.pageSize));
   });
 }
