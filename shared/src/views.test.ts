@@ -3,16 +3,18 @@ import { z } from 'zod';
 import { createServer, type McpServer } from './server.js';
 import { defineTool, defineResource } from './definitions.js';
 import { silentLogger } from './logging.js';
-import { connectInMemory, type Connection } from './client/index.js';
+import { connectHttp, connectInMemory, type Connection } from './client/index.js';
+import { serveHttp } from './transports/http.js';
 import { createViewHandles, defineView, rendersViews, UI_EXTENSION_ID, VIEW_HANDLE_META, VIEW_MIME_TYPE } from './views.js';
 
 const APPS = { [UI_EXTENSION_ID]: { mimeTypes: [VIEW_MIME_TYPE] } };
 const HTML = '<!doctype html><title>rows</title><p>rows';
 
-function viewServer(counter = { htmlLoads: 0 }, withViews = true): McpServer {
+function viewServer(counter = { htmlLoads: 0 }, withViews = true, viewScope?: string): McpServer {
   return createServer({
     name: 'views',
     version: '1.0.0',
+    ...(viewScope === undefined ? {} : { viewScope }),
     logger: silentLogger,
     tools: [
       defineTool({
@@ -71,8 +73,8 @@ describe('views (MCP Apps)', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  async function connect(server: McpServer, apps: boolean): Promise<Connection> {
-    const connection = await connectInMemory(server, apps ? { extensions: APPS } : {});
+  async function connect(server: McpServer, apps: boolean, era: 'legacy' | 'modern' = 'legacy'): Promise<Connection> {
+    const connection = await connectInMemory(server, { era, ...(apps ? { extensions: APPS } : {}) });
     cleanups.push(() => server.close(), () => connection.close());
     return connection;
   }
@@ -150,5 +152,73 @@ describe('views (MCP Apps)', () => {
 
   it('refuses a view uri that is not ui://<server>/<name>', () => {
     expect(() => defineView({ uri: 'ui://Bad Name', title: 'x', html: async () => '' })).toThrow(/ui:\/\/<server>\/<name>/);
+  });
+
+  describe('2026-07-28: each request says whether its client renders views', () => {
+    it('a modern client with the UI extension in its request capabilities sees app-only tools and _meta.ui.resourceUri', async () => {
+      const apps = await connect(viewServer(), true, 'modern');
+      const { tools } = await apps.client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['rows', 'rows_page', 'echo']);
+      expect(tools[0]._meta).toEqual({ ui: { resourceUri: 'ui://views/rows' } });
+      expect(tools[1]._meta).toEqual({ ui: { visibility: ['app'] } });
+      const call = await apps.client.callTool({ name: 'rows', arguments: { n: 4 } });
+      const handle = (call._meta as Record<string, string>)[VIEW_HANDLE_META];
+      const page = await apps.client.callTool({ name: 'rows_page', arguments: { handle, offset: 2 } });
+      expect(page.structuredContent).toEqual({ rows: [2, 3] });
+      const read = await apps.client.readResource({ uri: 'ui://views/rows' });
+      expect(read.contents[0]).toMatchObject({ uri: 'ui://views/rows', mimeType: VIEW_MIME_TYPE, text: HTML });
+    });
+
+    it('a modern client without it sees exactly the tools/list and tools/call of a server without views', async () => {
+      const plain = await connect(viewServer(), false, 'modern');
+      const before = await connect(viewServer(undefined, false), false, 'modern');
+      const listed = await plain.client.listTools();
+      expect(listed.tools.map((t) => t.name)).toEqual(['rows', 'echo']);
+      expect(JSON.stringify(listed)).toBe(JSON.stringify(await before.client.listTools()));
+      const call = await plain.client.callTool({ name: 'rows', arguments: { n: 3 } });
+      expect(JSON.stringify(call)).toBe(JSON.stringify(await before.client.callTool({ name: 'rows', arguments: { n: 3 } })));
+      expect(call._meta?.[VIEW_HANDLE_META]).toBeUndefined();
+    });
+
+    it('one server, clients of both eras with and without views at once: each gets its own answer', async () => {
+      const server = viewServer();
+      const clients = await Promise.all(
+        (['legacy', 'modern'] as const).flatMap((era) => [true, false].map(async (apps) => ({ era, apps, c: await connect(server, apps, era) }))),
+      );
+      for (let round = 0; round < 2; round++) {
+        const lists = await Promise.all(clients.map(async ({ c }) => (await c.client.listTools()).tools.map((t) => t.name)));
+        clients.forEach(({ apps }, i) => expect(lists[i]).toEqual(apps ? ['rows', 'rows_page', 'echo'] : ['rows', 'echo']));
+      }
+    });
+  });
+
+  describe('view handles across HTTP instances', () => {
+    const KEY = 'v'.repeat(48);
+    async function instance(key: string | undefined, viewScope?: string) {
+      const server = viewServer(undefined, true, viewScope);
+      const handle = await serveHttp(server, { host: '127.0.0.1', port: 0, logger: silentLogger, ...(key ? { requestStateKey: key } : {}) });
+      cleanups.push(() => server.close(), () => handle.close());
+      const connection = await connectHttp(handle.url, { era: 'modern', extensions: APPS });
+      cleanups.push(() => connection.close());
+      return connection;
+    }
+    const mint = async (c: Connection) =>
+      ((await c.client.callTool({ name: 'rows', arguments: { n: 3 } }))._meta as Record<string, string>)[VIEW_HANDLE_META];
+    const page = (c: Connection, handle: string) => c.client.callTool({ name: 'rows_page', arguments: { handle, offset: 1 } });
+
+    it('a handle minted on one instance opens on another that shares MCP_REQUEST_STATE_KEY and the scope', async () => {
+      const [a, b] = await Promise.all([instance(KEY, '/data/shop.db'), instance(KEY, '/data/shop.db')]);
+      expect((await page(b, await mint(a))).structuredContent).toEqual({ rows: [1, 2] });
+    });
+
+    it('is refused by an instance of another scope (database) or key, and by one with a random key', async () => {
+      const a = await instance(KEY, '/data/shop.db');
+      const handle = await mint(a);
+      for (const other of await Promise.all([instance(KEY, '/data/other.db'), instance('w'.repeat(48), '/data/shop.db'), instance(undefined)])) {
+        const refused = await page(other, handle);
+        expect(refused.isError).toBe(true);
+        expect(JSON.stringify(refused.content)).toMatch(/not minted by this server/);
+      }
+    });
   });
 });
