@@ -15,9 +15,9 @@ describe('results view (MCP Apps)', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  async function start(sql: string, apps = true): Promise<{ db: SqliteFixture; session: Session }> {
+  async function start(sql: string, apps = true, era: 'legacy' | 'modern' = 'legacy'): Promise<{ db: SqliteFixture; session: Session }> {
     const db = await shopDb(sql);
-    const session = await open({ dbPath: db.file }, apps ? APPS : {});
+    const session = await open({ dbPath: db.file }, { era, ...(apps ? APPS : {}) });
     cleanups.push(() => db.cleanup(), () => session.close());
     return { db, session };
   }
@@ -37,6 +37,22 @@ describe('results view (MCP Apps)', () => {
     expect(plainTools.every((t) => t._meta === undefined)).toBe(true);
     const read = await plain.client.callTool({ name: 'read_query', arguments: { query: 'SELECT id FROM n LIMIT 2' } });
     expect(read._meta).toBeUndefined();
+  });
+
+  it('on 2026-07-28 too: the capabilities of each request decide, and the pager pages with the handle', async () => {
+    const { session: apps } = await start(MANY, true, 'modern');
+    const { session: plain } = await start(MANY, false, 'modern');
+    const appTools = (await apps.client.listTools()).tools;
+    expect(appTools.find((t) => t.name === 'read_query')?._meta).toEqual({ ui: { resourceUri: 'ui://sqlite/results' } });
+    expect(appTools.map((t) => t.name)).toContain('sqlite_results_page');
+    const plainTools = (await plain.client.listTools()).tools;
+    expect(plainTools.map((t) => t.name)).not.toContain('sqlite_results_page');
+    expect(plainTools.every((t) => t._meta === undefined)).toBe(true);
+    expect(await handleOf(plain, 'SELECT id FROM n')).toBeUndefined();
+    const handle = await handleOf(apps, 'SELECT id FROM n WHERE id > ?', [240]);
+    const page = await apps.ok('sqlite_results_page', { handle, offset: 5, limit: 10 });
+    expect(page.total).toBe(10);
+    expect(page.rows.map((r: unknown[]) => r[0])).toEqual([246, 247, 248, 249, 250]);
   });
 
   it('the view is one HTML document under 1 MB with no external URL, asking for clipboardWrite', async () => {
