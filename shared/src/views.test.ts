@@ -180,6 +180,16 @@ describe('views (MCP Apps)', () => {
       expect(call._meta?.[VIEW_HANDLE_META]).toBeUndefined();
     });
 
+    it('the tools/list of a client with views is private (no shared cache hands it to others); the plain one stays public', async () => {
+      const apps = await connect(viewServer(), true, 'modern');
+      const plain = await connect(viewServer(), false, 'modern');
+      expect(await apps.client.listTools()).toMatchObject({ cacheScope: 'private', ttlMs: expect.any(Number) });
+      expect(await plain.client.listTools()).toMatchObject({ cacheScope: 'public' });
+      // 2025 answers carry no cache hint at all.
+      const legacy = await connect(viewServer(), false);
+      expect(await legacy.client.listTools()).not.toHaveProperty('cacheScope');
+    });
+
     it('one server, clients of both eras with and without views at once: each gets its own answer', async () => {
       const server = viewServer();
       const clients = await Promise.all(

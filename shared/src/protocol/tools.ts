@@ -9,7 +9,8 @@ import { InputNeeded, InputRound, callIdentity } from './input-required.js';
 import { onList } from './lists.js';
 import type { Scope } from './scope.js';
 import { withViewHandle } from '../views.js';
-import { clientRendersViews } from './views.js';
+import { clientRendersViews, hasViewTools } from './views.js';
+import { CACHE_HINTS } from './discovery.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 
@@ -20,7 +21,16 @@ type CallParams = { name: string; arguments?: Record<string, unknown> };
  */
 export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerContext, InputRound>) {
   // --- views (MCP Apps): clients that render views also see app-only tools and `_meta.ui` ---
-  onList(scope, 'tools/list', 'tools', (r, sdkCtx) => (clientRendersViews(scope as Scope<unknown>, sdkCtx) ? r.appTools : r.description.tools));
+  // Their list is private: a shared cache must not hand it to a client without views (whose
+  // list, hints included, stays exactly that of a server without views).
+  onList(
+    scope,
+    'tools/list',
+    'tools',
+    (r, sdkCtx) => (clientRendersViews(scope as Scope<unknown>, sdkCtx) ? r.appTools : r.description.tools),
+    (r, sdkCtx) =>
+      hasViewTools(r) && clientRendersViews(scope as Scope<unknown>, sdkCtx) ? { ...CACHE_HINTS['tools/list'], cacheScope: 'private' } : undefined,
+  );
   scope.on('tools/call', async (request: { params: CallParams }, sdkCtx): Promise<unknown> => {
     const { name } = request.params;
     const tool = (await scope.registry()).tools.get(name);

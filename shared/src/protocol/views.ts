@@ -1,6 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { rendersViews } from '../views.js';
 import type { Scope } from './scope.js';
+import type { Registry } from '../registry.js';
 
 const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
@@ -13,4 +14,9 @@ const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities
 export function clientRendersViews(scope: Scope<unknown>, ctx: ServerContext): boolean {
   if (scope.era === 'modern') return rendersViews(ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never]);
   return rendersViews(scope.sdk.getClientCapabilities());
+}
+
+/** Whether tools/list differs between clients that render views and those that do not. */
+export function hasViewTools(registry: Pick<Registry<unknown>, 'appTools' | 'description'>): boolean {
+  return registry.appTools.length !== registry.description.tools.length || registry.appTools.some((tool) => '_meta' in tool);
 }
