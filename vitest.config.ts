@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 // project that extends this config. The JSON report is what .ci/run counts.
 const here = dirname(fileURLToPath(import.meta.url));
 const servers = readdirSync(join(here, 'servers'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-const packages = ['shared', ...servers.map((entry) => `servers/${entry.name}`), 'test-harness'];
+const packages = ['shared', ...servers.map((entry) => `servers/${entry.name}`), 'test-harness', 'views'];
 
 const nameOf = (root: string) => JSON.parse(readFileSync(join(here, root, 'package.json'), 'utf8')).name as string;
 

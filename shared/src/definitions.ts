@@ -16,6 +16,7 @@ import type {
   ToolResult,
 } from './types.js';
 import type { Page } from './pagination.js';
+import type { ViewUri, Visibility } from './views.js';
 
 /** What every handler gets, whatever it handles. */
 export interface BaseContext {
@@ -65,6 +66,9 @@ export interface BaseContext {
   notifyUpdated(uri: string): void;
   /** Fires `notifications/resources/list_changed` to every session. */
   notifyResourceListChanged(): void;
+  // --- views (MCP Apps) ---
+  /** The arguments of the `tool` call behind a view's handle; a ToolError for any other handle. */
+  openViewHandle(handle: string, tool: string): Promise<Record<string, unknown>>;
 }
 
 export interface ToolContext<Out> extends BaseContext {
@@ -93,6 +97,11 @@ export interface ToolDefinition<In extends AnyObject = AnyObject, Out extends An
    * head or tail, or a narrower path." Appended to the isError message.
    */
   whenTooLarge?: string;
+  // --- views (MCP Apps) ---
+  /** The view a host renders this tool's results in (`_meta.ui.resourceUri` on tools/list). */
+  view?: ViewUri;
+  /** Who may call it (default both); `['app']` tools are listed only to clients with views. */
+  visibility?: Visibility[];
   handler: (args: z.output<In>, ctx: ToolContext<z.input<Out>> & Ext) => Promise<ToolResult> | ToolResult;
 }
 

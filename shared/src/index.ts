@@ -32,3 +32,16 @@ export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.
 export { createSubscriptionHub, type SubscriptionHub } from './subscriptions.js';
 export { runCli, parseArgs, helpText, commonOptions, UsageError, type CliSpec, type ParsedOptions, type CommonOptions } from './cli.js';
 export { renderDocsTable } from './docs-table.js';
+export {
+  defineView,
+  rendersViews,
+  uiCapability,
+  UI_EXTENSION_ID,
+  VIEW_MIME_TYPE,
+  VIEW_HANDLE_META,
+  type ViewDefinition,
+  type ViewUri,
+  type Visibility,
+  type ViewCsp,
+  type ViewPermissions,
+} from './views.js';

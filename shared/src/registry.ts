@@ -1,6 +1,7 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { AnyObject, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './definitions.js';
-import { describeServer, type ServerDescription } from './describe.js';
+import { describeServer, type ServerDescription, type ToolDescriptor } from './describe.js';
+import { indexViews, toolLists, type ViewDefinition } from './views.js';
 
 /**
  * Definitions as a list, or as a function that loads them. A loader lets a server keep
@@ -14,6 +15,8 @@ export interface Definitions<Ext> {
   resources?: Registered<ResourceDefinition<Ext>>;
   templates?: Registered<ResourceTemplateDefinition<Ext>>;
   prompts?: Registered<PromptDefinition<AnyObject, Ext>>;
+  /** MCP Apps views, served by `resources/read` and left out of `resources/list`. */
+  views?: Registered<ViewDefinition>;
 }
 
 export interface Registry<Ext> {
@@ -23,6 +26,10 @@ export interface Registry<Ext> {
   templates: readonly { definition: ResourceTemplateDefinition<Ext>; matcher: UriTemplate }[];
   /** Wire descriptors (JSON Schemas), derived from the definitions. */
   description: ServerDescription;
+  // --- views (MCP Apps) ---
+  views: Map<string, ViewDefinition>;
+  /** tools/list for clients that render views: every tool, `_meta.ui` where set. */
+  appTools: ToolDescriptor[];
 }
 
 const load = async <T>(registered: Registered<T> | undefined): Promise<readonly T[]> =>
@@ -33,18 +40,23 @@ export function createRegistry<Ext>(definitions: Definitions<Ext>): () => Promis
   let loaded: Promise<Registry<Ext>> | undefined;
   return () =>
     (loaded ??= (async () => {
-      const [tools, resources, templates, prompts] = await Promise.all([
+      const [tools, resources, templates, prompts, views] = await Promise.all([
         load(definitions.tools),
         load(definitions.resources),
         load(definitions.templates),
         load(definitions.prompts),
+        load(definitions.views),
       ]);
+      const description = describeServer({ tools, resources, templates, prompts } as never);
+      const lists = toolLists(tools, description.tools);
       return {
         tools: indexByName('tool', tools),
         prompts: indexByName('prompt', prompts),
         resources,
         templates: templates.map((definition) => ({ definition, matcher: new UriTemplate(definition.uriTemplate) })),
-        description: describeServer({ tools, resources, templates, prompts } as never),
+        description: { ...description, tools: lists.plain },
+        views: indexViews(views),
+        appTools: lists.apps,
       };
     })());
 }
@@ -58,7 +70,7 @@ export function registeredKinds(definitions: Definitions<unknown>) {
   return {
     tools: present(definitions.tools),
     prompts: present(definitions.prompts),
-    resources: present(definitions.resources) || present(definitions.templates),
+    resources: present(definitions.resources) || present(definitions.templates) || present(definitions.views),
     completions: completes(definitions.templates) || completes(definitions.prompts),
   };
 }

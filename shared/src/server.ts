@@ -20,6 +20,7 @@ import { createModernRequests } from './protocol/modern-requests.js';
 import type { ServerDescription } from './describe.js';
 import { createRegistry, type Registered } from './registry.js';
 import type { LogLevel, Root } from './types.js';
+import { createViewHandles, viewHandleKey, type ViewDefinition, type ViewHandles } from './views.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 import { errorMessage } from './errors.js';
 
@@ -57,6 +58,14 @@ export interface ServerConfig<Ext = unknown> {
   resources?: Registered<ResourceDefinition<Ext>>;
   templates?: Registered<ResourceTemplateDefinition<Ext>>;
   prompts?: Registered<PromptDefinition<AnyObject, Ext>>;
+  /** MCP Apps views (`defineView`), read by hosts that render them; loaders like the tools'. */
+  views?: Registered<ViewDefinition>;
+  /**
+   * What a view's handles are bound to besides this server (a database file, say). With a
+   * shared `MCP_REQUEST_STATE_KEY` every instance opens a handle, so one minted for another
+   * database is told apart by this. Random keys (the default) are per server anyway.
+   */
+  viewScope?: string;
   /** Builds the server's own handler context for a session (path policy, repositories...). */
   context?: (session: SessionInfo) => Ext;
   /** Starts watching a subscribed URI; see `createSubscriptionHub`. */
@@ -185,6 +194,10 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const modern = createModernRequests<Ext>(config);
   const listChanged = new Set<() => void>();
   const sealOf = () => (seal ??= createRequestStateSeal());
+  // View handles are sealed with the request-state key when one is set, so that a handle
+  // minted on one HTTP instance opens on any other; random per server otherwise.
+  let viewHandles: ViewHandles | undefined;
+  const viewHandlesOf = () => (viewHandles ??= createViewHandles());
   let inflight = 0;
   const drained = new Set<() => void>();
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -210,6 +223,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         maxResultBytes,
         hub,
         seal: sealOf(),
+        viewHandles: viewHandlesOf,
         modern,
         track,
         registry,
@@ -262,6 +276,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
     },
     useRequestStateKey(key) {
       seal = createRequestStateSeal(key);
+      viewHandles = createViewHandles(viewHandleKey(key, config.viewScope));
     },
     notifyUpdated(uri) {
       hub.changed(uri);

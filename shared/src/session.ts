@@ -19,6 +19,7 @@ import { confirmFor, elicitFor } from './protocol/confirmations.js';
 import { elicitationValidator } from './elicitation-validator.js';
 import type { RequestStateSeal } from './protocol/input-required.js';
 import type { ModernRequests } from './protocol/modern-requests.js';
+import type { ViewHandles } from './views.js';
 
 export type { Era } from './protocol/scope.js';
 
@@ -41,6 +42,8 @@ export interface SessionOptions<Ext> {
   maxResultBytes: number;
   hub: SubscriptionHub;
   seal: RequestStateSeal;
+  /** Seals and opens the handles that views hand back to app-only tools (MCP Apps). */
+  viewHandles: () => ViewHandles;
   /** The server's 2026-07-28 requests: their shared context and the request in flight. */
   modern: ModernRequests<Ext>;
   track: <T>(work: () => Promise<T>) => Promise<T>;
@@ -143,6 +146,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       cursor: toolCursors,
       notifyUpdated: options.hub.changed,
       notifyResourceListChanged: options.notifyResourceListChanged,
+      // --- views (MCP Apps) ---
+      openViewHandle: async (handle, tool) => options.viewHandles().open(handle, tool),
     };
   }
 
@@ -157,6 +162,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     hub: options.hub,
     registry: options.registry,
     seal: options.seal,
+    viewHandles: options.viewHandles,
     closed: sessionAbort.signal,
     notifyResourceListChanged: options.notifyResourceListChanged,
     infoFor: () => (era === 'legacy' ? sessionInfo : options.modern.info),

@@ -69,6 +69,7 @@ export function createFetchServer(options: CreateFetchServerOptions = {}): McpSe
       'Fetched pages are resources (fetch://page/{url}) that can be subscribed to.',
     // Loaded on first use, so their schemas are not built before `initialize` is answered.
     tools: async () => (await import('./tools/index.js')).tools,
+    views: async () => (await import('./views.js')).views,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
     context: () => context,

@@ -56,6 +56,7 @@ export function createFilesystemServer(options: CreateFilesystemServerOptions): 
       const { readTools, writeTools } = await import('./tools/index.js');
       return options.readOnly ? readTools : [...readTools, ...writeTools];
     },
+    views: async () => (await import('./views.js')).views,
     templates: async () => (await import('./resources/index.js')).templates,
     async prompts() {
       const { readPrompts, writePrompts } = await import('./prompts/index.js');

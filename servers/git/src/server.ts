@@ -58,6 +58,9 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
       const { readTools, writeTools } = await import('./tools/index.js');
       return options.readOnly ? readTools : [...readTools, ...writeTools];
     },
+    views: async () => (await import('./views.js')).views,
+    // Handles of one set of repositories are refused by instances serving another (shared MCP_REQUEST_STATE_KEY).
+    viewScope: `git:${ceiling.join('\0')}`,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
     context(session) {

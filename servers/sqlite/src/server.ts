@@ -71,6 +71,10 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     resources: async () => (await import('./resources/index.js')).resources,
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
+    views: async () => (await import('./views.js')).views,
+    // A view's handle names a query of this database: instances sharing MCP_REQUEST_STATE_KEY but
+    // serving another database refuse it.
+    viewScope: `sqlite:${dbPath}`,
     context: (session) => ({ engine: engineFor(engine, session.id), quick, schema, insights, write, dbPath, wrote: () => changes.poke() }),
     // Only subscribed tables (and the schema) are fingerprinted, and only while subscribed.
     async watch(uri, changed) {

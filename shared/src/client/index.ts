@@ -36,6 +36,8 @@ export interface ClientOptions {
   roots?: Root[] | (() => Promise<Root[]>);
   /** Declares elicitation and answers each request with this. */
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Extensions the client declares (at initialize, or in every 2026-07-28 request's capabilities), e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: [...] } }` (MCP Apps). */
+  extensions?: Record<string, object>;
   /** Time limit of the initialize request (the SDK's default is 60 s; `npx` may install first). */
   connectTimeoutMs?: number;
   /**
@@ -80,6 +82,7 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
       capabilities: {
         ...(options.roots ? { roots: { listChanged: true } } : {}),
         ...(options.elicit ? { elicitation: { form: {} } } : {}),
+        ...(options.extensions ? { extensions: options.extensions } : {}),
       },
     },
   );
@@ -152,6 +155,7 @@ async function connectModern(transport: ModernTransport, options: ClientOptions,
       capabilities: {
         ...(options.roots ? { roots: {} } : {}),
         ...(options.elicit ? { elicitation: { form: {} } } : {}),
+        ...(options.extensions ? { extensions: options.extensions as never } : {}),
       },
       versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
     },

@@ -7,7 +7,7 @@ import type { Scope } from './scope.js';
 
 /** `prompts/list` and `prompts/get` (a prompt may need roots: a round on 2026-07-28). */
 export function registerPrompts<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerContext, InputRound>) {
-  onList(scope, 'prompts/list', 'prompts', (d) => d.prompts);
+  onList(scope, 'prompts/list', 'prompts', (r) => r.description.prompts);
   scope.on('prompts/get', async (request: { params: { name: string; arguments?: Record<string, string> } }, sdkCtx) => {
     const prompt = (await scope.registry()).prompts.get(request.params.name);
     if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name}`);

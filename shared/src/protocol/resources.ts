@@ -5,6 +5,7 @@ import type { ResourceInfo } from '../types.js';
 import { InputRound, callIdentity } from './input-required.js';
 import { listResult, onList } from './lists.js';
 import type { Scope } from './scope.js';
+import { isViewUri, readView } from '../views.js';
 
 /**
  * `resources/list` (fixed resources, then each template's listing, paged as one
@@ -27,9 +28,11 @@ export function registerResources<Ext>(scope: Scope<Ext>, rounds: WeakMap<Server
     const page = await paginateStreams('resources/list', sources, (r) => r.uri, request.params?.cursor, scope.pageSize);
     return listResult('resources', page);
   });
-  onList(scope, 'resources/templates/list', 'resourceTemplates', (d) => d.templates);
+  onList(scope, 'resources/templates/list', 'resourceTemplates', (r) => r.description.templates);
   scope.on('resources/read', async (request: { params: { uri: string } }, sdkCtx) => {
     const { uri } = request.params;
+    // --- views (MCP Apps): a view's HTML, the same for every client; it asks nothing ---
+    if (isViewUri(uri)) return readView((await scope.registry()).views, uri);
     const round = scope.era === 'modern' ? InputRound.open(sdkCtx, () => callIdentity('resources/read', uri, {})) : undefined;
     if (round) rounds.set(sdkCtx, round);
     try {

@@ -7,6 +7,7 @@ import type { Registry } from '../registry.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams } from '../errors.js';
 import { describeBytes, jsonBytes } from '../result-budget.js';
 import type { RequestStateSeal } from './input-required.js';
+import type { ViewHandles } from '../views.js';
 
 /** Which protocol revision family an instance serves: 2025 (`initialize`) or 2026-07-28 (per-request `_meta`). */
 export type Era = 'legacy' | 'modern';
@@ -23,6 +24,8 @@ export interface Scope<Ext> {
   readonly hub: SubscriptionHub;
   readonly registry: () => Promise<Registry<Ext>>;
   readonly seal: RequestStateSeal;
+  /** The server's view handles (MCP Apps), keyed like `seal` so any instance opens them. */
+  readonly viewHandles: () => ViewHandles;
   /** Aborted when the connection (legacy, stdio) or the request (modern HTTP) ends. */
   readonly closed: AbortSignal;
   /** Tells every session of the server, not only this one. */

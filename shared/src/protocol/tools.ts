@@ -8,6 +8,9 @@ import type { ToolResult } from '../types.js';
 import { InputNeeded, InputRound, callIdentity } from './input-required.js';
 import { onList } from './lists.js';
 import type { Scope } from './scope.js';
+import { withViewHandle } from '../views.js';
+import { clientRendersViews, hasViewTools } from './views.js';
+import { CACHE_HINTS } from './discovery.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 
@@ -17,7 +20,17 @@ type CallParams = { name: string; arguments?: Record<string, unknown> };
  * a message, and every result is held to the result budget.
  */
 export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerContext, InputRound>) {
-  onList(scope, 'tools/list', 'tools', (d) => d.tools);
+  // --- views (MCP Apps): clients that render views also see app-only tools and `_meta.ui` ---
+  // Their list is private: a shared cache must not hand it to a client without views (whose
+  // list, hints included, stays exactly that of a server without views).
+  onList(
+    scope,
+    'tools/list',
+    'tools',
+    (r, sdkCtx) => (clientRendersViews(scope as Scope<unknown>, sdkCtx) ? r.appTools : r.description.tools),
+    (r, sdkCtx) =>
+      hasViewTools(r) && clientRendersViews(scope as Scope<unknown>, sdkCtx) ? { ...CACHE_HINTS['tools/list'], cacheScope: 'private' } : undefined,
+  );
   scope.on('tools/call', async (request: { params: CallParams }, sdkCtx): Promise<unknown> => {
     const { name } = request.params;
     const tool = (await scope.registry()).tools.get(name);
@@ -57,6 +70,9 @@ export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerCont
     if (round?.needsInput) return round.result(scope.seal);
     base.log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
     // Every result is held to the budget, so no client is sent more than it accepts.
-    return fitResult(result, scope.maxResultBytes, tool.name, tool.whenTooLarge);
+    const fitted = fitResult(result, scope.maxResultBytes, tool.name, tool.whenTooLarge);
+    // --- views (MCP Apps): the view gets a sealed handle of this call, other clients nothing new ---
+    if (!tool.view || !clientRendersViews(scope as Scope<unknown>, sdkCtx)) return fitted;
+    return withViewHandle(fitted, () => scope.viewHandles().seal({ tool: tool.name, args: parsed.data }));
   });
 }

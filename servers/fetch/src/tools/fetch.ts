@@ -98,6 +98,7 @@ export const fetchTool = defineTool({
   output: pageOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   render: renderPage,
+  view: 'ui://fetch/preview',
   async handler({ url, max_length, start_index, raw, headers }, ctx) {
     const page = await ctx.pages.get(url, {
       raw,

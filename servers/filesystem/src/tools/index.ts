@@ -13,6 +13,7 @@ import { editFile } from './edit-file.js';
 import { createDirectory } from './create-directory.js';
 import { moveFile } from './move-file.js';
 import { copyFile } from './copy-file.js';
+import { fsPreviewPage } from './fs-preview-page.js';
 
 /** Tools that only read: all that --read-only leaves. */
 export const readTools = [
@@ -27,6 +28,7 @@ export const readTools = [
   getFileInfo,
   listAllowedDirectories,
   readFile,
+  fsPreviewPage,
 ];
 
 /** Tools that write: removed by --read-only. */

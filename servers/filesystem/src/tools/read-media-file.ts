@@ -23,6 +23,7 @@ export const readMediaFile = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   whenTooLarge: 'Read a smaller file.',
+  view: 'ui://filesystem/preview',
   render: (out) => `${out.path}: ${out.kind} ${out.mimeType}, ${out.size} bytes`,
   async handler({ path }, ctx) {
     const limit = Math.min(ctx.maxReadBytes, MAX_MEDIA_BYTES);

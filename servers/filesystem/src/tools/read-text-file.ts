@@ -65,6 +65,7 @@ function defineReader(name: string, title: string, text: string) {
     output,
     annotations: { readOnlyHint: true, openWorldHint: false },
     whenTooLarge: 'Read fewer lines: head, tail or start_line/end_line (a read to the end is cut and names a start_byte to read on from).',
+    view: 'ui://filesystem/preview',
     render: (out) =>
       out.nextStartByte === undefined
         ? out.content

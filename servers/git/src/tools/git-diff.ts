@@ -26,6 +26,7 @@ function workTreeDiff(name: string, title: string, description: string, cached: 
     input: z.object({ repo_path: repoPath, context_lines: contextLines, path: pathFilter }),
     output: diffOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    view: 'ui://git/diff',
     render,
     async handler({ repo_path, context_lines, path }, ctx) {
       const repo = await ctx.repos.resolve(repo_path);
@@ -53,6 +54,7 @@ export const gitDiff = defineTool({
   }),
   output: diffOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
+  view: 'ui://git/diff',
   render,
   async handler({ repo_path, target, context_lines, path }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);

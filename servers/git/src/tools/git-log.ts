@@ -27,6 +27,7 @@ export const gitLog = defineTool({
     nextCursor: z.string().optional().describe('Pass as cursor to get the next page'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  view: 'ui://git/log',
   render: (out) =>
     out.commits.length === 0
       ? 'No commits.'

@@ -18,6 +18,7 @@ export const gitShow = defineTool({
     files: z.array(diffFileSchema),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  view: 'ui://git/diff',
   render: (out) =>
     `Commit: ${out.commit.commit}\nAuthor: ${out.commit.author} <${out.commit.author_email}>\nDate: ${out.commit.date}\n\n${out.message}\n\n${out.diff}` +
     (out.truncated ? '\n[diff truncated]' : ''),

@@ -17,6 +17,8 @@ import { gitWorktreeList } from './git-worktree-list.js';
 import { gitFetch } from './git-fetch.js';
 import { gitPull } from './git-pull.js';
 import { gitPush } from './git-push.js';
+import { gitLogPage } from './git-log-page.js';
+import { gitCommitDiff } from './git-commit-diff.js';
 
 import { acceptNull } from './common.js';
 
@@ -34,6 +36,8 @@ export const readTools = [
   gitTag,
   gitFileAtRef,
   gitWorktreeList,
+  gitLogPage,
+  gitCommitDiff,
 ].map(acceptNull);
 
 /** Tools that change a repository or a remote: removed by --read-only. */

@@ -8,6 +8,7 @@ import { sampleRows } from './sample-rows.js';
 import { searchSchemaTool } from './search-schema.js';
 import { writeQuery } from './write-query.js';
 import { createTable } from './create-table.js';
+import { sqliteResultsPage } from './sqlite-results-page.js';
 
-export const readTools = [readQuery, listTables, describeTable, appendInsight, explainQuery, listIndexes, sampleRows, searchSchemaTool];
+export const readTools = [readQuery, listTables, describeTable, appendInsight, explainQuery, listIndexes, sampleRows, searchSchemaTool, sqliteResultsPage];
 export const writeTools = [writeQuery, createTable];

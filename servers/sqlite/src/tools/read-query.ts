@@ -17,6 +17,7 @@ export const readQuery = defineTool({
   output: queryOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: renderQuery,
+  view: 'ui://sqlite/results',
   whenTooLarge: 'Select fewer or shorter columns (substr() for long text), or add a LIMIT.',
   async handler({ query, params, cursor }, ctx) {
     await ctx.progress(0);
