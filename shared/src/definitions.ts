@@ -52,9 +52,10 @@ export interface BaseContext {
    * `input_required` round (the handler runs again from the top with all the answers); on
    * 2025 one request after the other on the call's stream. A question whose capability the
    * client did not declare is not asked: its answer is undefined. Keys are the handler's
-   * own (stable across rounds); `roots` and `confirm-*` are the base's.
+   * own (stable across rounds); `roots` and `confirm-*` are the base's. With `required`, a
+   * missing capability ends the call instead: a -32021 error naming it (HTTP 400).
    */
-  ask<Qs extends Record<string, Question>>(questions: Qs): Promise<Answers<Qs>>;
+  ask<Qs extends Record<string, Question>>(questions: Qs, options?: { required?: boolean }): Promise<Answers<Qs>>;
   /** One completion from the client's model (`ctx.ask` with one `sample` question); undefined without sampling. */
   sample(request: { key: string } & SampleRequest): Promise<SampleAnswer | undefined>;
   /** The client's roots (awaiting the first answer), or undefined if it has none. */

@@ -98,6 +98,16 @@ function fixture() {
         },
       }),
       defineTool({
+        name: 'needs_sampling',
+        description: 'Refuses a client without sampling',
+        input: z.object({}),
+        output: z.object({ completion: z.string() }),
+        async handler(_args, ctx) {
+          const { completion } = await ctx.ask({ completion: { sample: { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 } } }, { required: true });
+          return ctx.result({ completion: completion?.model ?? '-' });
+        },
+      }),
+      defineTool({
         name: 'slow',
         description: 'Waits until cancelled (or 10 s)',
         input: z.object({}),
@@ -211,6 +221,21 @@ describe.each([
     const none = await connect(server, via, { era });
     connections.push(none);
     expect((await none.client.callTool({ name: 'survey', arguments: {} })).structuredContent).toEqual({ name: '-', completion: '-', roots: '-' });
+  });
+
+  it('ends a call that needs an undeclared capability with -32021 naming it (ctx.ask required)', async () => {
+    const { server } = fixture();
+    const without = await connect(server, via, { era, elicit: () => ({ action: 'accept' }) });
+    connections.push(without);
+    const refused = await without.client.callTool({ name: 'needs_sampling', arguments: {} }).then(
+      () => undefined,
+      (error: { code?: number; data?: unknown }) => error,
+    );
+    expect(refused?.code).toBe(-32021);
+    expect(refused?.data).toMatchObject({ requiredCapabilities: { sampling: {} } });
+    const withSampling = await connect(server, via, { era, sample: () => ({ role: 'assistant', content: { type: 'text', text: '.' }, model: 'm3' }) });
+    connections.push(withSampling);
+    expect((await withSampling.client.callTool({ name: 'needs_sampling', arguments: {} })).structuredContent).toEqual({ completion: 'm3' });
   });
 
   it('cancels a call: the client gives up and the handler is told', async () => {

@@ -327,6 +327,39 @@ export const inputTools = [
       return { content: [text(received.length ? `capabilities-ok: received ${received.join(',')}` : 'No supported capabilities declared')] };
     },
   }),
+  defineTool({
+    name: 'test_missing_capability',
+    description: 'Needs the client to declare sampling: without it the call is a -32021 error',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const { completion } = await ctx.ask(
+        { completion: { sample: { messages: [{ role: 'user', content: text('Say "Success"') }], maxTokens: 10 } } },
+        { required: true },
+      );
+      return { content: [text(completionText(completion) ?? 'Success')] };
+    },
+  }),
+  defineTool({
+    name: 'test_streaming_elicitation',
+    description: 'Asks a form: its response stream carries an input_required result, never a request of its own',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({ key: 'value', ...nameForm('A value, please', 'value') });
+      return { content: [text(answered('Streaming complete', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_logging_tool',
+    description: 'Logs while it runs: only a request that set a log level receives the messages',
+    input: none,
+    output: none,
+    handler(_args, ctx) {
+      ctx.log('info', 'Diagnostic trace logging activated');
+      return { content: [text('Logging evaluated')] };
+    },
+  }),
 ];
 
 export const resources = [

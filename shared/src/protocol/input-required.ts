@@ -104,6 +104,17 @@ export function sampleAnswerOf(result: unknown): SampleAnswer | undefined {
   return { role: r.role, content: clean, model: r.model, ...(typeof r.stopReason === 'string' ? { stopReason: r.stopReason } : {}) };
 }
 
+/** The capabilities the questions need that the client did not declare, as a ClientCapabilities object. */
+export function missingCapabilities(questions: Record<string, Question>, capabilities: ClientCapabilities | undefined): Record<string, object> {
+  const missing: Record<string, object> = {};
+  for (const question of Object.values(questions)) {
+    if ('elicit' in question && !formsDeclared(capabilities)) missing.elicitation = { form: {} };
+    else if ('sample' in question && !capabilities?.sampling) missing.sampling = {};
+    else if ('roots' in question && !capabilities?.roots) missing.roots = {};
+  }
+  return missing;
+}
+
 /** Refuses the keys the base asks under itself. */
 export function checkQuestionKey(key: string): void {
   if (key === ROOTS_KEY || key.startsWith(CONFIRM_PREFIX)) throw new Error(`question key ${key} is reserved by the base`);
@@ -187,6 +198,11 @@ export class InputRound {
     }
     const capabilities = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities' as never] as ClientCapabilities | undefined;
     return new InputRound(call, capabilities, state, responses);
+  }
+
+  /** What the client declared on this request. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.capabilities;
   }
 
   /** The client's roots; undefined when it declared none. Throws InputNeeded until it answered. */
