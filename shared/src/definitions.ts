@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type {
   Annotations,
+  Answers,
   ContentBlock,
   Disposer,
   ElicitAnswer,
@@ -8,10 +9,13 @@ import type {
   LogLevel,
   PromptMessage,
   PromptResult,
+  Question,
   ResourceContents,
   ResourceInfo,
   ResourceLink,
   Root,
+  SampleAnswer,
+  SampleRequest,
   ToolAnnotations,
   ToolResult,
 } from './types.js';
@@ -43,6 +47,18 @@ export interface BaseContext {
    * top with the answer: ask before any side effect.
    */
   elicit(request: { key: string; message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitAnswer | undefined>;
+  /**
+   * Asks several things at once, each under its key: forms, completions from the client's
+   * model (sampling) and the client's roots. On 2026-07-28 they go out together in one
+   * `input_required` round (the handler runs again from the top with all the answers); on
+   * 2025 one request after the other on the call's stream. A question whose capability the
+   * client did not declare is not asked: its answer is undefined. Keys are the handler's
+   * own (stable across rounds); `roots` and `confirm-*` are the base's. With `required`, a
+   * missing capability ends the call instead: a -32021 error naming it (HTTP 400).
+   */
+  ask<Qs extends Record<string, Question>>(questions: Qs, options?: { required?: boolean }): Promise<Answers<Qs>>;
+  /** One completion from the client's model (`ctx.ask` with one `sample` question); undefined without sampling. */
+  sample(request: { key: string } & SampleRequest): Promise<SampleAnswer | undefined>;
   /** The client's roots (awaiting the first answer), or undefined if it has none. */
   roots(): Promise<readonly Root[] | undefined>;
   /** A `resource_link` content block. */

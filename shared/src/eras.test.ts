@@ -79,6 +79,35 @@ function fixture() {
         },
       }),
       defineTool({
+        name: 'survey',
+        description: 'Asks a form, a completion and the roots at once',
+        input: z.object({}),
+        output: z.object({ name: z.string(), completion: z.string(), roots: z.string() }),
+        async handler(_args, ctx) {
+          const answers = await ctx.ask({
+            name: { elicit: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } },
+            completion: { sample: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 } },
+            places: { roots: true },
+          });
+          const completion = answers.completion;
+          return ctx.result({
+            name: answers.name ? String(answers.name.content?.name) : '-',
+            completion: completion ? `${completion.model}:${completion.content.type === 'text' ? completion.content.text : ''}` : '-',
+            roots: answers.places ? answers.places.map((r) => r.uri).join(',') : '-',
+          });
+        },
+      }),
+      defineTool({
+        name: 'needs_sampling',
+        description: 'Refuses a client without sampling',
+        input: z.object({}),
+        output: z.object({ completion: z.string() }),
+        async handler(_args, ctx) {
+          const { completion } = await ctx.ask({ completion: { sample: { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 } } }, { required: true });
+          return ctx.result({ completion: completion?.model ?? '-' });
+        },
+      }),
+      defineTool({
         name: 'slow',
         description: 'Waits until cancelled (or 10 s)',
         input: z.object({}),
@@ -166,6 +195,47 @@ describe.each([
     const silent = await connect(server, via, { era });
     connections.push(silent);
     expect((await silent.client.callTool({ name: 'ask_name', arguments: {} })).structuredContent).toEqual({ answer: 'unavailable' });
+  });
+
+  it('asks a form, a completion and the roots through ctx.ask (one round on 2026-07-28), only what the client declared', async () => {
+    const { server } = fixture();
+    const prompts: string[] = [];
+    const all = await connect(server, via, {
+      era,
+      roots: [{ uri: 'file:///tmp/a' }],
+      elicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      sample: (messages) => {
+        prompts.push(messages[0].content.type === 'text' ? messages[0].content.text : '?');
+        return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm1' };
+      },
+    });
+    connections.push(all);
+    const result = await all.client.callTool({ name: 'survey', arguments: {} });
+    expect(result.structuredContent).toEqual({ name: 'Ada', completion: 'm1:hi', roots: 'file:///tmp/a' });
+    expect(prompts).toEqual(['Say hi']);
+    // All three questions went out in one round: the call was sent twice, not four times.
+    if (era === 'modern') expect(all.sent.get('tools/call')).toBe(2);
+    const samplingOnly = await connect(server, via, { era, sample: () => ({ role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm2' }) });
+    connections.push(samplingOnly);
+    expect((await samplingOnly.client.callTool({ name: 'survey', arguments: {} })).structuredContent).toEqual({ name: '-', completion: 'm2:yo', roots: '-' });
+    const none = await connect(server, via, { era });
+    connections.push(none);
+    expect((await none.client.callTool({ name: 'survey', arguments: {} })).structuredContent).toEqual({ name: '-', completion: '-', roots: '-' });
+  });
+
+  it('ends a call that needs an undeclared capability with -32021 naming it (ctx.ask required)', async () => {
+    const { server } = fixture();
+    const without = await connect(server, via, { era, elicit: () => ({ action: 'accept' }) });
+    connections.push(without);
+    const refused = await without.client.callTool({ name: 'needs_sampling', arguments: {} }).then(
+      () => undefined,
+      (error: { code?: number; data?: unknown }) => error,
+    );
+    expect(refused?.code).toBe(-32021);
+    expect(refused?.data).toMatchObject({ requiredCapabilities: { sampling: {} } });
+    const withSampling = await connect(server, via, { era, sample: () => ({ role: 'assistant', content: { type: 'text', text: '.' }, model: 'm3' }) });
+    connections.push(withSampling);
+    expect((await withSampling.client.callTool({ name: 'needs_sampling', arguments: {} })).structuredContent).toEqual({ completion: 'm3' });
   });
 
   it('cancels a call: the client gives up and the handler is told', async () => {

@@ -15,6 +15,8 @@ export const ErrorCodes = {
   InternalError: -32603,
   /** The 2025 code for a missing resource; the base sends -32602 with `data.uri` instead. */
   ResourceNotFound: -32002,
+  /** 2026-07-28: the call needs a client capability the request did not declare (HTTP 400). */
+  MissingRequiredClientCapability: -32021,
 } as const;
 
 /**
@@ -30,6 +32,19 @@ export class ProtocolError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The call needs client capabilities the client did not declare: -32021 with
+ * `data.requiredCapabilities` (a ClientCapabilities object, e.g. `{ sampling: {} }`).
+ */
+export function missingClientCapabilities(requiredCapabilities: Record<string, object>): ProtocolError {
+  const names = Object.keys(requiredCapabilities).join(', ');
+  return new ProtocolError(
+    ErrorCodes.MissingRequiredClientCapability,
+    `This call needs the client capabilities ${names}; declare them (and answer their requests) to use it.`,
+    { requiredCapabilities },
+  );
 }
 
 export function invalidParams(message: string, data?: unknown): ProtocolError {

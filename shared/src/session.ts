@@ -15,7 +15,7 @@ import { registerTools } from './protocol/tools.js';
 import { registerPrompts } from './protocol/prompts.js';
 import { registerResources } from './protocol/resources.js';
 import { registerCompletions } from './protocol/completions.js';
-import { confirmFor, elicitFor } from './protocol/confirmations.js';
+import { askFor, confirmFor, elicitFor, sampleFor } from './protocol/confirmations.js';
 import { elicitationValidator } from './elicitation-validator.js';
 import type { RequestStateSeal } from './protocol/input-required.js';
 import type { ModernRequests } from './protocol/modern-requests.js';
@@ -121,6 +121,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   function baseContext(ctx: ServerContext | undefined, info: SessionInfo): BaseContext {
     const progressToken = ctx?.mcpReq._meta?.progressToken;
     const signal = ctx ? AbortSignal.any([ctx.mcpReq.signal, sessionAbort.signal]) : sessionAbort.signal;
+    const ask = askFor(scope, ctx, ctx ? rounds.get(ctx) : undefined);
     return {
       signal,
       sessionId: id,
@@ -137,6 +138,8 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       log: logFor(ctx),
       confirm: confirmFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
       elicit: elicitFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
+      ask,
+      sample: sampleFor(ask),
       roots: info.roots,
       link: resourceLink,
       embed: embeddedResource,

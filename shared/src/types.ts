@@ -106,3 +106,45 @@ export interface ElicitAnswer {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, unknown>;
 }
+
+/** One message of a completion request (sampling): text, image or audio content. */
+export interface SampleMessage {
+  role: 'user' | 'assistant';
+  content: { type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string };
+}
+
+/** A completion asked of the client's model (`sampling/createMessage`). */
+export interface SampleRequest {
+  messages: SampleMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+}
+
+/** The client's completion: what its model answered. */
+export interface SampleAnswer {
+  role: 'user' | 'assistant';
+  content: SampleMessage['content'];
+  model: string;
+  stopReason?: string;
+}
+
+/**
+ * One question of `ctx.ask`: a form (elicitation), a completion (sampling), or the
+ * client's roots (`roots/list`).
+ */
+export type Question =
+  | { elicit: { message: string; requestedSchema: Record<string, unknown> } }
+  | { sample: SampleRequest }
+  | { roots: true };
+
+/** The answer type of one question. */
+export type AnswerOf<Q extends Question> = Q extends { elicit: unknown }
+  ? ElicitAnswer
+  : Q extends { sample: unknown }
+    ? SampleAnswer
+    : Root[];
+
+/** The answers of `ctx.ask`, by key; undefined where the client declared no such capability (it was not asked). */
+export type Answers<Qs extends Record<string, Question>> = { [K in keyof Qs]: AnswerOf<Qs[K]> | undefined };

@@ -26,7 +26,8 @@ import type { ServerSpec } from './servers.js';
 import { failed, memoryMb, sample, sleep } from './stats.js';
 import type { Sample } from './stats.js';
 import { ensureSmallDir } from './tree.js';
-import { htmlToMarkdown } from '../../servers/fetch/src/lib/html-to-markdown.js';
+// The fetch package's documented export (its entry, src/server.ts): the conversion alone, no HTTP.
+import { htmlToMarkdown } from '../../servers/fetch/src/server.js';
 import { blogPost, checkConversion, docsPage, forumThread, largeArticle, newsArticle, type GeneratedPage } from './fetch-pages.js';
 import { loadCorpus, scorePage, summarize, type CorpusPage, type PageResult } from '../../servers/fetch/src/corpus/quality.js';
 import { SHAPES } from '../../servers/fetch/src/corpus/scaling.js';

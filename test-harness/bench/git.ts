@@ -20,8 +20,15 @@ import { failed, sample } from './stats.js';
 import type { Sample } from './stats.js';
 import { ensureSmallDir } from './tree.js';
 import { ensureGitRepo, type GitBenchRepo } from './git-repo.js';
+
+/**
+ * The git CLI baseline of git_log: one `git log` printing the fields a commit of git_log
+ * carries (hash, parents, author name and email, author date, committer name, commit
+ * date, subject), separated as a parser would want them. The bench's own: it does not
+ * reach into the server's internals.
+ */
+const CLI_LOG_FORMAT = '--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%cI%x1f%s%x1e';
 // The exact format git_log asks for, so the CLI baseline formats the same fields.
-import { LOG_FORMAT } from '../../servers/git/src/lib/parse.js';
 
 export interface GitBenchOptions {
   runs: number;
@@ -131,7 +138,7 @@ export async function measureGit(options: GitBenchOptions): Promise<{ rows: RowI
     return [a, b];
   };
   const r = repo.dir;
-  const [logOurs, logCli] = await pair('git_log 100 vs git log -n100', ours(launch, 'git_log', () => ({ repo_path: r, max_count: 100 })), gitCli(repo, 'log', '-n100', LOG_FORMAT));
+  const [logOurs, logCli] = await pair('git_log 100 vs git log -n100', ours(launch, 'git_log', () => ({ repo_path: r, max_count: 100 })), gitCli(repo, 'log', '-n100', CLI_LOG_FORMAT));
   const [statusOurs, statusCli] = await pair('git_status vs git status', ours(launch, 'git_status', () => ({ repo_path: r })), gitCli(repo, 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'));
   const [diffOurs, diffCli] = await pair('git_diff_unstaged vs git diff', ours(launch, 'git_diff_unstaged', () => ({ repo_path: r })), gitCli(repo, 'diff', '--no-ext-diff', '--no-textconv', '--no-color'));
   const [blameOurs, blameCli] = await pair('git_blame vs git blame', ours(launch, 'git_blame', () => ({ repo_path: r, file: 'hot.txt' })), gitCli(repo, 'blame', '--porcelain', 'HEAD', '--', 'hot.txt'));

@@ -54,11 +54,14 @@ async function tour(folder: string, scenario: (typeof scenarios)[number]) {
     const completion = await connection.client.complete(fixture.completion);
     console.log(bold(`  complete ${fixture.completion.argument.name}="${fixture.completion.argument.value}"`) + ` -> ${JSON.stringify(completion.completion.values.slice(0, 8))}`);
 
-    await connection.client.subscribeResource({ uri: fixture.subscribe });
+    const pattern = fixture.subscribe;
+    const uri = typeof pattern === 'string' ? pattern : resources.resources.find((r) => pattern.test(r.uri))?.uri;
+    if (!uri) throw new Error(`no resource in the first page of resources/list matches ${String(pattern)}`);
+    await connection.client.subscribeResource({ uri });
     const changedAt = performance.now();
     await fixture.change();
-    await connection.waitForNotification('notifications/resources/updated', (p) => p?.uri === fixture.subscribe, 10_000);
-    console.log(bold(`  subscription`) + ` ${fixture.subscribe} fired ${Math.round(performance.now() - changedAt)} ms after an outside write`);
+    await connection.waitForNotification('notifications/resources/updated', (p) => p?.uri === uri, 10_000);
+    console.log(bold(`  subscription`) + ` ${uri} fired ${Math.round(performance.now() - changedAt)} ms after an outside write`);
   } finally {
     await connection.close();
     await fixture.cleanup();

@@ -3,7 +3,6 @@ import { makeTempTree, manyFiles, type TempTree } from '../src/fixtures/temp-tre
 import { startHttpFixture } from '../src/fixtures/http-server.js';
 import { makeSqliteDb } from '../src/fixtures/sqlite-db.js';
 import { makeGitRepo } from '../src/fixtures/git-repo.js';
-import { repoId } from '../../servers/git/src/lib/repo.js';
 import { realpath } from 'node:fs/promises';
 
 /** What the demo does with one server: its fixture, one tool call, one completion, one change. */
@@ -14,7 +13,8 @@ export interface DemoScenario {
     args: string[];
     call: { name: string; arguments: Record<string, unknown> };
     completion: { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string } };
-    subscribe: string;
+    /** The resource to subscribe to, or a pattern that picks it from the first page of resources/list. */
+    subscribe: string | RegExp;
     change(): Promise<void>;
     cleanup(): Promise<void>;
   }>;
@@ -138,7 +138,8 @@ export const scenarios: DemoScenario[] = [
         args: ['--repository', root],
         call: { name: 'git_log', arguments: { repo_path: root, max_count: 5 } },
         completion: { ref: { type: 'ref/resource', uri: 'git://{repo}/branch/{+branch}' }, argument: { name: 'branch', value: 'fe' } },
-        subscribe: `git://${repoId(root)}/branch/main`,
+        // The repository's id is the server's: its main branch is found in resources/list.
+        subscribe: /^git:\/\/[^/]+\/branch\/main$/,
         change: async () => void (await repo.commit('Water the tulips', { 'src/tulips.ts': 'export const bulbs = 40;\nexport const water = true;\n' })),
         cleanup: repo.cleanup,
       };

@@ -2,7 +2,7 @@
 // content its reference fixture (examples/servers/typescript/everything-server.ts in
 // modelcontextprotocol/conformance) returns. Built only from the base's definitions.
 import { z } from 'zod';
-import { blobContents, defineResource, defineResourceTemplate, definePrompt, defineTool, textContents } from '@mcp-reference/shared';
+import { blobContents, defineResource, defineResourceTemplate, definePrompt, defineTool, textContents, type SampleAnswer } from '@mcp-reference/shared';
 
 export const TEST_IMAGE_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -207,6 +207,161 @@ export const elicitationTools = [
   }),
 ];
 
+const nameForm = (message: string, field: string) => ({
+  message,
+  requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] },
+});
+const completionText = (answer: SampleAnswer | undefined) => (answer?.content.type === 'text' ? answer.content.text : undefined);
+
+/** The tools of the 2026-07-28 input_required scenarios and of 2025's sampling scenario, on `ctx.ask` / `ctx.sample`. */
+export const inputTools = [
+  defineTool({
+    name: 'test_sampling',
+    description: 'Tests server-initiated sampling (LLM completion request)',
+    input: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+    output: none,
+    async handler({ prompt }, ctx) {
+      const answer = await ctx.sample({ key: 'completion', messages: [{ role: 'user', content: text(prompt) }], maxTokens: 100 });
+      return { content: [text(answer ? `LLM response: ${completionText(answer) ?? 'No response'}` : 'Sampling not supported by this client')] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_sampling',
+    description: 'Tests a 2026-07-28 input_required round with one sampling request',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.sample({
+        key: 'capital_question',
+        messages: [{ role: 'user', content: text('What is the capital of France?') }],
+        maxTokens: 100,
+      });
+      if (!answer) return ctx.error('This client declared no sampling.');
+      return { content: [text(`The model said: ${completionText(answer) ?? `(${answer.content.type})`}`)] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_list_roots',
+    description: 'Tests a 2026-07-28 input_required round with one roots/list request',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const { client_roots } = await ctx.ask({ client_roots: { roots: true } });
+      if (!client_roots) return ctx.error('This client declared no roots.');
+      return { content: [text(`Roots: ${client_roots.map((root) => root.uri).join(', ') || '(none)'}`)] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_request_state',
+    description: 'Tests that requestState travels with a 2026-07-28 input_required round',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'confirm',
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      });
+      return { content: [text(answered('Confirmation', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_multiple_inputs',
+    description: 'Tests one input_required round with an elicitation, a sampling and a roots/list request',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answers = await ctx.ask({
+        user_name: { elicit: nameForm('What is your name?', 'name') },
+        greeting: { sample: { messages: [{ role: 'user', content: text('Generate a greeting') }], maxTokens: 50 } },
+        client_roots: { roots: true },
+      });
+      return {
+        content: [
+          text(
+            `name=${String(answers.user_name?.content?.name ?? '-')}, greeting=${completionText(answers.greeting) ?? '-'}, ` +
+              `roots=${answers.client_roots?.length ?? '-'}`,
+          ),
+        ],
+      };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_multi_round',
+    description: 'Tests two input_required rounds, each with its own requestState',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const step1 = await ctx.elicit({ key: 'step1', ...nameForm('Step 1: What is your name?', 'name') });
+      const step2 = await ctx.elicit({ key: 'step2', ...nameForm('Step 2: What is your favorite color?', 'color') });
+      return { content: [text(`name=${String(step1?.content?.name ?? '-')}, color=${String(step2?.content?.color ?? '-')}`)] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_tampered_state',
+    description: 'Tests that a tampered requestState is refused',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'confirm',
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      });
+      return { content: [text(answered('Confirmation', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_capabilities',
+    description: 'Tests that only the input requests the client declared are sent',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answers = await ctx.ask({
+        elicit_input: { elicit: nameForm('Elicitation input', 'value') },
+        sample_input: { sample: { messages: [{ role: 'user', content: text('Sample request') }], maxTokens: 50 } },
+      });
+      const received = Object.entries(answers)
+        .filter(([, answer]) => answer !== undefined)
+        .map(([key]) => key);
+      return { content: [text(received.length ? `capabilities-ok: received ${received.join(',')}` : 'No supported capabilities declared')] };
+    },
+  }),
+  defineTool({
+    name: 'test_missing_capability',
+    description: 'Needs the client to declare sampling: without it the call is a -32021 error',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const { completion } = await ctx.ask(
+        { completion: { sample: { messages: [{ role: 'user', content: text('Say "Success"') }], maxTokens: 10 } } },
+        { required: true },
+      );
+      return { content: [text(completionText(completion) ?? 'Success')] };
+    },
+  }),
+  defineTool({
+    name: 'test_streaming_elicitation',
+    description: 'Asks a form: its response stream carries an input_required result, never a request of its own',
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({ key: 'value', ...nameForm('A value, please', 'value') });
+      return { content: [text(answered('Streaming complete', answer))] };
+    },
+  }),
+  defineTool({
+    name: 'test_logging_tool',
+    description: 'Logs while it runs: only a request that set a log level receives the messages',
+    input: none,
+    output: none,
+    handler(_args, ctx) {
+      ctx.log('info', 'Diagnostic trace logging activated');
+      return { content: [text('Logging evaluated')] };
+    },
+  }),
+];
+
 export const resources = [
   defineResource({
     uri: 'test://static-text',
@@ -276,6 +431,17 @@ export const prompts = [
         { role: 'user', content: text('Please process the embedded resource above.') },
       ],
     }),
+  }),
+  definePrompt({
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt With Input',
+    description: 'A prompt that asks the user for context (an input_required round on 2026-07-28)',
+    args: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({ key: 'user_context', ...nameForm('What context should the prompt use?', 'context') });
+      const context = answer?.action === 'accept' ? String(answer.content?.context ?? '') : '(none given)';
+      return { messages: [{ role: 'user', content: text(`Use this context: ${context}`) }] };
+    },
   }),
   definePrompt({
     name: 'test_prompt_with_image',

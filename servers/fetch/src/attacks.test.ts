@@ -1,11 +1,12 @@
 // SSRF: a model (or a page it fetched) tries to make the server reach local services.
 // Each refusal is checked twice: the call fails, and the trap server saw nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFixture, type HttpFixture } from '@mcp-reference/test-harness';
+import { ERAS, startHttpFixture, type HttpFixture } from '@mcp-reference/test-harness';
 import { open, type Session } from './test-support.js';
 import type { LookupAll } from './lib/url-guard.js';
 
-describe('SSRF attacks', () => {
+// The whole table runs with both clients (2025 and 2026-07-28), in memory.
+describe.each(ERAS)('SSRF attacks (%s client)', (era) => {
   let trap: HttpFixture;
   let site: HttpFixture;
   let other: HttpFixture;
@@ -46,11 +47,14 @@ describe('SSRF attacks', () => {
     })) {
       site.route(path, (_req, res) => void res.writeHead(302, { location: target }).end());
     }
-    session = await open({
-      allowHost: [`127.0.0.1:${site.port}`, `site.test:${site.port}`, `127.0.0.1:${other.port}`],
-      lookup,
-      timeoutMs: 5_000,
-    });
+    session = await open(
+      {
+        allowHost: [`127.0.0.1:${site.port}`, `site.test:${site.port}`, `127.0.0.1:${other.port}`],
+        lookup,
+        timeoutMs: 5_000,
+      },
+      { era },
+    );
   });
   afterAll(async () => {
     await session.close();

@@ -88,3 +88,10 @@ export function createFetchServer(options: CreateFetchServerOptions = {}): McpSe
   });
   return server;
 }
+
+/**
+ * The page-to-markdown conversion `fetch` runs, on the calling thread: HTML and the page's
+ * URL in, `{ title, markdown, byline?, siteName?, publishedTime?, excerpt?, lang? }` out.
+ * Exported for measuring the conversion alone (`pnpm bench`), without HTTP in between.
+ */
+export { htmlToMarkdown, type ConvertInput, type Converted } from './lib/html-to-markdown.js';

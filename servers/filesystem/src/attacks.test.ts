@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { ERAS, makeTempTree, type Era, type TempTree } from '@mcp-reference/test-harness';
 import { open, refusal, snapshot, sleep, type Session } from './test-support.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
@@ -15,6 +15,8 @@ let tree: TempTree;
 let data: string;
 let outside: string;
 let session: Session;
+/** The path and resource attack tables run with both clients (2025 and 2026-07-28), in memory. */
+const sessions = {} as Record<Era, Session>;
 let before: Record<string, string>;
 
 beforeAll(async () => {
@@ -37,11 +39,14 @@ beforeAll(async () => {
   data = tree.path('data');
   outside = tree.path('outside');
   session = await open({ dirs: [data] });
+  sessions.legacy = session;
+  sessions.modern = await open({ dirs: [data] }, { era: 'modern' });
   before = await snapshot(tree.dir);
 });
 
 afterAll(async () => {
   await session?.close();
+  await sessions.modern?.close();
   await tree?.cleanup();
 });
 
@@ -147,7 +152,11 @@ const cases = targets.flatMap((target) =>
   target.vectors.map((vector) => ({ label: `${target.tool}${target.role ? ` (${target.role})` : ''} refuses ${vector.name}`, target, vector })),
 );
 
-describe('path attacks on every tool', () => {
+describe.each(ERAS)('path attacks on every tool (%s client)', (era) => {
+  let session: Session;
+  beforeAll(() => {
+    session = sessions[era];
+  });
   it.each(cases)('$label', async ({ target, vector }) => {
     const message = await refusal(session, target.tool, target.args(vector.path()));
     expect(message).not.toContain(SECRET);
@@ -170,7 +179,11 @@ describe('path attacks on every tool', () => {
   });
 });
 
-describe('resource attacks', () => {
+describe.each(ERAS)('resource attacks (%s client)', (era) => {
+  let session: Session;
+  beforeAll(() => {
+    session = sessions[era];
+  });
   const uris = [
     ['an absolute outside file', () => pathToFileURL(`${outside}/secret.txt`).href],
     ['a symlink to an outside file', () => pathToFileURL(`${data}/link-file`).href],

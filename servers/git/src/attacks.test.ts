@@ -7,7 +7,7 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { makeGitRepo, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { ERAS, makeGitRepo, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { open, sampleRepo, textOf, type Session } from './test-support.js';
 import { uris } from './lib/uris.js';
 import { repoId } from './lib/repo.js';
@@ -166,7 +166,8 @@ describe('a malicious repository runs no program', () => {
   }, 60_000);
 });
 
-describe('no client value reaches git as an option', () => {
+// The option and path tables run with both clients (2025 and 2026-07-28), in memory.
+describe.each(ERAS)('no client value reaches git as an option (%s client)', (era) => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
   let outside: TempTree;
   let s: Session;
@@ -175,7 +176,7 @@ describe('no client value reaches git as an option', () => {
   beforeAll(async () => {
     repo = await sampleRepo();
     outside = await makeTempTree({});
-    s = await open({ repositories: [repo.root] });
+    s = await open({ repositories: [repo.root] }, { era });
     await s.client.listTools();
   });
   afterAll(async () => {
@@ -260,14 +261,14 @@ describe('no client value reaches git as an option', () => {
   });
 });
 
-describe('paths stay inside the work tree', () => {
+describe.each(ERAS)('paths stay inside the work tree (%s client)', (era) => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
   let other: Awaited<ReturnType<typeof makeGitRepo>>;
   let s: Session;
   beforeAll(async () => {
     repo = await sampleRepo();
     other = await makeGitRepo([{ message: 'o', files: { 'secret.txt': 'secret\n' } }]);
-    s = await open({ repositories: [repo.root] });
+    s = await open({ repositories: [repo.root] }, { era });
   });
   afterAll(async () => {
     await s.close();

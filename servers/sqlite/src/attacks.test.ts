@@ -5,13 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SqliteFixture } from '@mcp-reference/test-harness';
+import { ERAS, type SqliteFixture } from '@mcp-reference/test-harness';
 import { open, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
 
-describe.each([
-  { mode: 'read-only', write: false },
-  { mode: '--write', write: true },
-])('attacks ($mode)', ({ write }) => {
+// Each table runs with both clients (2025 and 2026-07-28), in memory.
+describe.each(
+  ERAS.flatMap((era) => [
+    { mode: 'read-only', write: false, era },
+    { mode: '--write', write: true, era },
+  ]),
+)('attacks ($mode, $era client)', ({ write, era }) => {
   let db: SqliteFixture;
   let s: Session;
   let outside: string;
@@ -26,7 +29,7 @@ describe.each([
     const other = new Database(victim);
     other.exec("CREATE TABLE secrets (s TEXT); INSERT INTO secrets VALUES ('hunter2');");
     other.close();
-    s = await open({ dbPath: db.file, write });
+    s = await open({ dbPath: db.file, write }, { era });
   });
   afterAll(async () => {
     await s.close();

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   Client as ModernClient,
   InMemoryTransport as ModernInMemoryTransport,
@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServer } from '../server.js';
-import type { Root } from '../types.js';
+import type { Root, SampleAnswer, SampleMessage } from '../types.js';
 
 export { Client, ModernClient };
 
@@ -38,6 +38,8 @@ export interface ClientOptions {
   elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
   /** Extensions the client declares (at initialize, or in every 2026-07-28 request's capabilities), e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: [...] } }` (MCP Apps). */
   extensions?: Record<string, object>;
+  /** Declares sampling and answers each `sampling/createMessage` with this. */
+  sample?: (messages: SampleMessage[]) => SampleAnswer;
   /** Time limit of the initialize request (the SDK's default is 60 s; `npx` may install first). */
   connectTimeoutMs?: number;
   /**
@@ -83,6 +85,7 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
         ...(options.roots ? { roots: { listChanged: true } } : {}),
         ...(options.elicit ? { elicitation: { form: {} } } : {}),
         ...(options.extensions ? { extensions: options.extensions } : {}),
+        ...(options.sample ? { sampling: {} } : {}),
       },
     },
   );
@@ -98,6 +101,10 @@ async function connectWith(transport: Transport, options: ClientOptions, onClose
   if (options.elicit) {
     const elicit = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message) as never);
+  }
+  if (options.sample) {
+    const sample = options.sample;
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params.messages as SampleMessage[]) as never);
   }
   await client.connect(transport, options.connectTimeoutMs ? { timeout: options.connectTimeoutMs } : undefined);
   return {
@@ -156,6 +163,7 @@ async function connectModern(transport: ModernTransport, options: ClientOptions,
         ...(options.roots ? { roots: {} } : {}),
         ...(options.elicit ? { elicitation: { form: {} } } : {}),
         ...(options.extensions ? { extensions: options.extensions as never } : {}),
+        ...(options.sample ? { sampling: {} } : {}),
       },
       versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
     },
@@ -172,6 +180,10 @@ async function connectModern(transport: ModernTransport, options: ClientOptions,
   if (options.elicit) {
     const elicit = options.elicit;
     client.setRequestHandler('elicitation/create', async (request) => elicit((request.params as { message: string }).message) as never);
+  }
+  if (options.sample) {
+    const sample = options.sample;
+    client.setRequestHandler('sampling/createMessage', async (request) => sample((request.params as { messages: SampleMessage[] }).messages) as never);
   }
   const sent = new Map<string, number>();
   const send = transport.send.bind(transport);

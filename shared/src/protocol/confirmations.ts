@@ -1,6 +1,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { BaseContext } from '../definitions.js';
-import type { InputRound } from './input-required.js';
+import { ToolError, missingClientCapabilities } from '../errors.js';
+import type { Question } from '../types.js';
+import { checkQuestionKey, missingCapabilities, rootsOf, sampleAnswerOf, type InputRound } from './input-required.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -48,4 +50,47 @@ export function elicitFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined
     const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } as never }, { signal: ctx.mcpReq.signal });
     return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
   };
+}
+
+/**
+ * `ctx.ask(questions)`: forms, completions and roots lists under the handler's keys. On
+ * 2026-07-28 one `input_required` round with every question still open; on a 2025 session
+ * one request after the other on the call's stream. Only what the client declared is asked.
+ */
+export function askFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined, round: InputRound | undefined): BaseContext['ask'] {
+  return (async (questions: Record<string, Question>, options?: { required?: boolean }) => {
+    for (const key of Object.keys(questions)) checkQuestionKey(key);
+    if (options?.required) {
+      const declared = scope.era === 'modern' ? round?.clientCapabilities : scope.sdk.getClientCapabilities();
+      const missing = missingCapabilities(questions, declared as never);
+      if (Object.keys(missing).length > 0) throw missingClientCapabilities(missing);
+    }
+    if (scope.era === 'modern') return round ? round.ask(questions) : {};
+    const answers: Record<string, unknown> = {};
+    const capabilities = scope.sdk.getClientCapabilities();
+    if (!ctx) return answers;
+    const sendOptions = { signal: ctx.mcpReq.signal };
+    for (const [key, question] of Object.entries(questions)) {
+      if ('elicit' in question) {
+        if (!capabilities?.elicitation) continue;
+        const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: question.elicit as never }, sendOptions);
+        answers[key] = { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
+      } else if ('sample' in question) {
+        if (!capabilities?.sampling) continue;
+        const answer = sampleAnswerOf(await ctx.mcpReq.send({ method: 'sampling/createMessage', params: question.sample as never }, sendOptions));
+        if (!answer) throw new ToolError('The client answered the sampling request with something that is not one completion (role, content, model).');
+        answers[key] = answer;
+      } else {
+        if (!capabilities?.roots) continue;
+        const answer = await ctx.mcpReq.send({ method: 'roots/list' }, sendOptions);
+        answers[key] = rootsOf(answer.roots);
+      }
+    }
+    return answers;
+  }) as BaseContext['ask'];
+}
+
+/** `ctx.sample(request)`: `ctx.ask` with one completion. */
+export function sampleFor(ask: BaseContext['ask']): BaseContext['sample'] {
+  return async ({ key, ...request }) => (await ask({ [key]: { sample: request } }))[key];
 }

@@ -8,7 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolError, invalidParams } from '../errors.js';
-import type { ElicitAnswer, Root } from '../types.js';
+import type { ElicitAnswer, Question, Root, SampleAnswer } from '../types.js';
 
 /**
  * What a modern (2026-07-28) request carries from one round to the next. A handler runs
@@ -24,6 +24,10 @@ export interface SealedState {
   roots?: Root[];
   answers?: Record<string, boolean>;
   forms?: Record<string, ElicitAnswer>;
+  /** the kind of each asked key of `ctx.ask` that is not a form */
+  kinds?: Record<string, 'sample' | 'roots'>;
+  samples?: Record<string, SampleAnswer>;
+  rootLists?: Record<string, Root[]>;
 }
 
 export interface RequestStateSeal {
@@ -79,6 +83,43 @@ function confirmKey(question: string): string {
   return `${CONFIRM_PREFIX}${createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
 }
 
+/** The roots of a `roots/list` answer, keeping only well-formed entries. */
+export function rootsOf(roots: readonly unknown[]): Root[] {
+  return roots
+    .filter((root): root is Root => typeof (root as Root | null)?.uri === 'string')
+    .map(({ uri, name }) => (typeof name === 'string' ? { uri, name } : { uri }));
+}
+
+/** A `sampling/createMessage` answer, or undefined when it is not one (a malformed or multi-block answer). */
+export function sampleAnswerOf(result: unknown): SampleAnswer | undefined {
+  const r = result as { role?: unknown; content?: unknown; model?: unknown; stopReason?: unknown } | null;
+  if (!r || (r.role !== 'user' && r.role !== 'assistant') || typeof r.model !== 'string') return undefined;
+  const content = r.content as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown } | null;
+  if (!content || typeof content !== 'object' || Array.isArray(content)) return undefined;
+  let clean: SampleAnswer['content'];
+  if (content.type === 'text' && typeof content.text === 'string') clean = { type: 'text', text: content.text };
+  else if ((content.type === 'image' || content.type === 'audio') && typeof content.data === 'string' && typeof content.mimeType === 'string') {
+    clean = { type: content.type, data: content.data, mimeType: content.mimeType };
+  } else return undefined;
+  return { role: r.role, content: clean, model: r.model, ...(typeof r.stopReason === 'string' ? { stopReason: r.stopReason } : {}) };
+}
+
+/** The capabilities the questions need that the client did not declare, as a ClientCapabilities object. */
+export function missingCapabilities(questions: Record<string, Question>, capabilities: ClientCapabilities | undefined): Record<string, object> {
+  const missing: Record<string, object> = {};
+  for (const question of Object.values(questions)) {
+    if ('elicit' in question && !formsDeclared(capabilities)) missing.elicitation = { form: {} };
+    else if ('sample' in question && !capabilities?.sampling) missing.sampling = {};
+    else if ('roots' in question && !capabilities?.roots) missing.roots = {};
+  }
+  return missing;
+}
+
+/** Refuses the keys the base asks under itself. */
+export function checkQuestionKey(key: string): void {
+  if (key === ROOTS_KEY || key.startsWith(CONFIRM_PREFIX)) throw new Error(`question key ${key} is reserved by the base`);
+}
+
 /** Whether the client declared form elicitation (an empty `elicitation: {}` means forms). */
 function formsDeclared(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
@@ -96,7 +137,10 @@ export class InputRound {
   private rootsUnanswered = false;
   private readonly answers: Record<string, boolean>;
   private readonly forms: Record<string, ElicitAnswer>;
+  private readonly samples: Record<string, SampleAnswer>;
+  private readonly rootLists: Record<string, Root[]>;
   private readonly pending: Record<string, InputRequest> = {};
+  private readonly pendingKinds: Record<string, 'sample' | 'roots'> = {};
 
   private constructor(
     private readonly call: () => string,
@@ -106,20 +150,27 @@ export class InputRound {
   ) {
     this.answers = { ...state?.answers };
     this.forms = { ...state?.forms };
+    this.samples = { ...state?.samples };
+    this.rootLists = { ...state?.rootLists };
     if (state?.roots) {
       this.roots = state.roots;
       this.rootsKnown = true;
     }
     for (const key of state?.asked ?? []) {
       const view = inputResponse(responses, key);
-      if (key === ROOTS_KEY) {
+      const kind = state?.kinds?.[key];
+      // An unusable answer to a sampling or roots question leaves it open: it is asked again.
+      if (kind === 'sample') {
+        const answer = view.kind === 'sampling' ? sampleAnswerOf(view.result) : undefined;
+        if (answer) this.samples[key] = answer;
+      } else if (kind === 'roots') {
+        if (view.kind === 'roots') this.rootLists[key] = rootsOf(view.roots);
+      } else if (key === ROOTS_KEY) {
         if (view.kind !== 'roots') {
           this.rootsUnanswered = true;
           continue;
         }
-        this.roots = view.roots
-          .filter((root): root is Root => typeof root?.uri === 'string')
-          .map(({ uri, name }) => (typeof name === 'string' ? { uri, name } : { uri }));
+        this.roots = rootsOf(view.roots);
         this.rootsKnown = true;
       } else if (key.startsWith(CONFIRM_PREFIX)) {
         this.answers[key] = view.kind === 'elicit' && view.action === 'accept' && view.content?.confirm === true;
@@ -147,6 +198,11 @@ export class InputRound {
     }
     const capabilities = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities' as never] as ClientCapabilities | undefined;
     return new InputRound(call, capabilities, state, responses);
+  }
+
+  /** What the client declared on this request. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.capabilities;
   }
 
   /** The client's roots; undefined when it declared none. Throws InputNeeded until it answered. */
@@ -181,11 +237,41 @@ export class InputRound {
 
   /** The answer to a form, or undefined for a client without elicitation. Throws InputNeeded until answered. */
   elicit(key: string, message: string, requestedSchema: Record<string, unknown>): ElicitAnswer | undefined {
-    if (key === ROOTS_KEY || key.startsWith(CONFIRM_PREFIX)) throw new Error(`elicitation key ${key} is reserved by the base`);
+    checkQuestionKey(key);
     if (key in this.forms) return this.forms[key];
     if (!formsDeclared(this.capabilities)) return undefined;
     this.pending[key] = inputRequired.elicit({ message, requestedSchema: requestedSchema as never });
     throw new InputNeeded('elicit');
+  }
+
+  /**
+   * The answers to `ctx.ask`, by key. Questions the client declared no capability for are
+   * not asked (undefined); all the others that have no answer yet go out together in one
+   * round (throws InputNeeded).
+   */
+  ask(questions: Record<string, Question>): Record<string, unknown> {
+    const answers: Record<string, unknown> = {};
+    for (const [key, question] of Object.entries(questions)) {
+      checkQuestionKey(key);
+      if ('elicit' in question) {
+        if (key in this.forms) answers[key] = this.forms[key];
+        else if (formsDeclared(this.capabilities)) {
+          this.pending[key] = inputRequired.elicit({ message: question.elicit.message, requestedSchema: question.elicit.requestedSchema as never });
+        }
+      } else if ('sample' in question) {
+        if (key in this.samples) answers[key] = this.samples[key];
+        else if (this.capabilities?.sampling) {
+          this.pending[key] = inputRequired.createMessage(question.sample as never);
+          this.pendingKinds[key] = 'sample';
+        }
+      } else if (key in this.rootLists) answers[key] = this.rootLists[key];
+      else if (this.capabilities?.roots) {
+        this.pending[key] = inputRequired.listRoots();
+        this.pendingKinds[key] = 'roots';
+      }
+    }
+    if (this.needsInput) throw new InputNeeded('ask');
+    return answers;
   }
 
   /**
@@ -210,6 +296,9 @@ export class InputRound {
       ...(this.rootsKnown && this.roots ? { roots: this.roots } : {}),
       ...(Object.keys(this.answers).length ? { answers: this.answers } : {}),
       ...(Object.keys(this.forms).length ? { forms: this.forms } : {}),
+      ...(Object.keys(this.pendingKinds).length ? { kinds: this.pendingKinds } : {}),
+      ...(Object.keys(this.samples).length ? { samples: this.samples } : {}),
+      ...(Object.keys(this.rootLists).length ? { rootLists: this.rootLists } : {}),
     };
     return inputRequired({ inputRequests: this.pending, requestState: await seal.mint(state) });
   }

@@ -3,6 +3,7 @@
 // the database byte-identical with integrity and foreign keys intact). It runs on the
 // Chinook-shaped database (sqlite-chinook.ts).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ERAS } from '../contract.js';
 import type { ClientOptions } from '@mcp-reference/shared/client';
 import type { ToolSession } from '../tool-session.js';
 import type { SqliteFixture } from '../fixtures/sqlite-db.js';
@@ -31,14 +32,15 @@ export function describeDatabaseAttacks(options: DatabaseAttackOptions): void {
   const temp = options.messages?.temp ?? /TEMP/;
   const pragma = options.messages?.pragma ?? /not allowed/;
 
-  describe(`${options.name}: a write is never wider than asked (Chinook, write tools)`, () => {
+  // Every table runs with both clients (2025 and 2026-07-28), in memory.
+  describe.each(ERAS)(`${options.name}: a write is never wider than asked (Chinook, write tools, %s client)`, (era) => {
     let db: SqliteFixture;
     let s: ToolSession;
     const asked: string[] = [];
     let before: DatabaseState;
     beforeAll(async () => {
       db = await makeChinookDb();
-      s = await options.open(db.file, true, { elicit: (message) => (asked.push(message), { action: 'decline' }) });
+      s = await options.open(db.file, true, { era, elicit: (message) => (asked.push(message), { action: 'decline' }) });
     });
     afterAll(async () => {
       await s.close();
@@ -81,15 +83,17 @@ export function describeDatabaseAttacks(options: DatabaseAttackOptions): void {
     });
   });
 
-  describe.each([
-    { mode: 'read-only', writable: false },
-    { mode: 'write tools', writable: true },
-  ])(`${options.name}: a refused PRAGMA has no effect on any connection ($mode)`, ({ writable }) => {
+  describe.each(
+    ERAS.flatMap((era) => [
+      { mode: 'read-only', writable: false, era },
+      { mode: 'write tools', writable: true, era },
+    ]),
+  )(`${options.name}: a refused PRAGMA has no effect on any connection ($mode, $era client)`, ({ writable, era }) => {
     let db: SqliteFixture;
     let s: ToolSession;
     beforeAll(async () => {
       db = await makeChinookDb();
-      s = await options.open(db.file, writable, {});
+      s = await options.open(db.file, writable, { era });
     });
     afterAll(async () => {
       await s.close();
