@@ -301,6 +301,19 @@ export function cellSize(cell: unknown): number {
 }
 
 /**
+ * A call's `params` as better-sqlite3 binds them: an array positionally, an object by name
+ * (`:name`, `@name` and `$name` alike), booleans as 1 and 0 (SQLite has no boolean).
+ */
+export function bindArgs(params: unknown): unknown[] {
+  const value = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+  if (params === undefined || params === null) return [];
+  if (Array.isArray(params)) return params.map(value);
+  const named: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(params as Record<string, unknown>)) named[key.replace(/^[:@$]/, '')] = value(v);
+  return [named];
+}
+
+/**
  * Takes rows from `iterator` until a page is full. `pending` is a row already taken from
  * it (by the previous page's look-ahead). Returns the page and whether rows remain; the
  * row after the page, if any, is returned as the new `pending`.
@@ -442,14 +455,6 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     for (const [id, cursor] of cursors) if (now - cursor.usedAt > config.cursorIdleMs) closeCursor(id);
   }, Math.min(5000, config.cursorIdleMs)).unref();
 
-  const bindArgs = (params: unknown): unknown[] => {
-    const value = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
-    if (params === undefined || params === null) return [];
-    if (Array.isArray(params)) return params.map(value);
-    const named: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(params as Record<string, unknown>)) named[key.replace(/^[:@$]/, '')] = value(v);
-    return [named];
-  };
   const columnsOf = (stmt: BetterSqlite3.Statement) => stmt.columns().map((c) => ({ name: c.name, type: c.type ?? null }));
   const rootNames = (db: Db, roots: number[]): string[] => {
     if (roots.length === 0) return [];
@@ -725,6 +730,7 @@ export const CHILD_FUNCTIONS = [
   jsonCell,
   cellSize,
   takePage,
+  bindArgs,
   readSchema,
   engineMain,
 ];

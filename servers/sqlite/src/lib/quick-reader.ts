@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
-import { inspectStatement, readSchema, takePage, type PageLimits } from './engine-child.js';
+import { bindArgs, inspectStatement, readSchema, takePage, type PageLimits } from './engine-child.js';
 
 /** Opcodes that do a bounded amount of work each time they run. */
 const STRAIGHT = new Set([
@@ -131,14 +131,6 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
       reset();
       return undefined;
     }
-  };
-  const bindArgs = (params: unknown): unknown[] => {
-    const value = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
-    if (params === undefined || params === null) return [];
-    if (Array.isArray(params)) return params.map(value);
-    const named: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(params as Record<string, unknown>)) named[key.replace(/^[:@$]/, '')] = value(v);
-    return [named];
   };
 
   const judge = (conn: BetterSqlite3.Database, sql: string, args: unknown[]): Entry => {
