@@ -214,6 +214,23 @@ const nameForm = (message: string, field: string) => ({
 const completionText = (answer: SampleAnswer | undefined) => (answer?.content.type === 'text' ? answer.content.text : undefined);
 
 /** The tools of the 2026-07-28 input_required scenarios and of 2025's sampling scenario, on `ctx.ask` / `ctx.sample`. */
+/** A tool that asks one confirmation and says how it was answered (the requestState scenarios, honest and tampered). */
+const confirmationTool = (name: string, description: string) =>
+  defineTool({
+    name,
+    description,
+    input: none,
+    output: none,
+    async handler(_args, ctx) {
+      const answer = await ctx.elicit({
+        key: 'confirm',
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      });
+      return { content: [text(answered('Confirmation', answer))] };
+    },
+  });
+
 export const inputTools = [
   defineTool({
     name: 'test_sampling',
@@ -251,20 +268,7 @@ export const inputTools = [
       return { content: [text(`Roots: ${client_roots.map((root) => root.uri).join(', ') || '(none)'}`)] };
     },
   }),
-  defineTool({
-    name: 'test_input_required_result_request_state',
-    description: 'Tests that requestState travels with a 2026-07-28 input_required round',
-    input: none,
-    output: none,
-    async handler(_args, ctx) {
-      const answer = await ctx.elicit({
-        key: 'confirm',
-        message: 'Please confirm',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-      });
-      return { content: [text(answered('Confirmation', answer))] };
-    },
-  }),
+  confirmationTool('test_input_required_result_request_state', 'Tests that requestState travels with a 2026-07-28 input_required round'),
   defineTool({
     name: 'test_input_required_result_multiple_inputs',
     description: 'Tests one input_required round with an elicitation, a sampling and a roots/list request',
@@ -297,20 +301,7 @@ export const inputTools = [
       return { content: [text(`name=${String(step1?.content?.name ?? '-')}, color=${String(step2?.content?.color ?? '-')}`)] };
     },
   }),
-  defineTool({
-    name: 'test_input_required_result_tampered_state',
-    description: 'Tests that a tampered requestState is refused',
-    input: none,
-    output: none,
-    async handler(_args, ctx) {
-      const answer = await ctx.elicit({
-        key: 'confirm',
-        message: 'Please confirm',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-      });
-      return { content: [text(answered('Confirmation', answer))] };
-    },
-  }),
+  confirmationTool('test_input_required_result_tampered_state', 'Tests that a tampered requestState is refused'),
   defineTool({
     name: 'test_input_required_result_capabilities',
     description: 'Tests that only the input requests the client declared are sent',
