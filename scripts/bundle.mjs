@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Bundles a package into dist/ with esbuild. `server`: src/cli.ts -> dist/cli.js, one file
-// with a shebang, every dependency inlined except native addons, so `npx` installs little
-// and start-up reads one file. `harness`: the demo, bench and conformance runners.
+// Bundles a package into dist/ with esbuild. `server`: src/cli.ts -> dist/server.cjs, every
+// dependency inlined except native addons, so `npx` installs little, and dist/cli.js, the bin
+// that runs it with a code cache. `harness`: the demo, bench and conformance runners.
 import { build, transform } from 'esbuild';
 import { chmod, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 
 const kind = process.argv[2];
 const cwd = process.cwd();
@@ -66,13 +67,40 @@ async function sourceOf(pkg) {
 }
 
 if (kind === 'server') {
+  // Two files: dist/server.cjs, the server and every dependency as one CommonJS script,
+  // and dist/cli.js, the bin, which runs that script through a V8 code cache
+  // (shared/src/compile-cache.ts). The cache is keyed by a hash of the script, fixed here.
   await build({
     ...common,
-    define: { MCP_BUNDLED_RE2JS_SOURCE: await sourceOf('re2js') },
-    entryPoints: { cli: 'src/cli.ts' },
+    format: 'cjs',
+    define: {
+      MCP_BUNDLED_RE2JS_SOURCE: await sourceOf('re2js'),
+      // The bin's URL when run by it; the script's own when run directly with node.
+      'import.meta.url': '__mcpImportMetaUrl',
+    },
+    entryPoints: { server: 'src/cli.ts' },
+    outExtension: { '.js': '.cjs' },
     plugins: [withoutAjv],
     outdir: 'dist',
-    banner: { js: `#!/usr/bin/env node\n${banner}` },
+    // esbuild starts the script with 'use strict' (the sources are ES modules); then this.
+    banner: {
+      js: "var __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
+    },
+  });
+  const buildId = createHash('sha256').update(readFileSync(`${cwd}/dist/server.cjs`)).digest('hex').slice(0, 16);
+  await build({
+    ...common,
+    stdin: {
+      contents: [
+        "import { runBundle } from '@mcp-reference/shared/compile-cache';",
+        `runBundle({ bundle: new URL('./server.cjs', import.meta.url), entry: import.meta.url, buildId: ${JSON.stringify(buildId)} });`,
+      ].join('\n'),
+      resolveDir: cwd,
+      sourcefile: 'bin.ts',
+      loader: 'ts',
+    },
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
   });
   await chmod(`${cwd}/dist/cli.js`, 0o755);
 } else if (kind === 'harness') {

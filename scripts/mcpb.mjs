@@ -2,7 +2,7 @@
 // pnpm bundle [SERVER...] [--out DIR] [--root CHECKOUT]
 // Packs each built server (default: every folder under servers/) into a Claude Desktop
 // bundle with `mcpb pack`: the server's manifest.json (version from package.json), its
-// bundled dist/cli.js and README.md, and its runtime dependencies (native addons such as
+// bundled dist/ (the bin and the server script) and README.md, and its runtime dependencies (native addons such as
 // better-sqlite3, which cannot be inlined) copied from the workspace. A bundle with a
 // native addon works only where the addon was built, so its manifest declares this
 // platform and this Node major, and its file name says platform and arch.
@@ -90,8 +90,8 @@ for (const folder of folders) {
   }
   const stage = path.join(out, `.stage-${folder}`);
   await rm(stage, { recursive: true, force: true });
-  await mkdir(path.join(stage, 'dist'), { recursive: true });
-  await cp(bin, path.join(stage, 'dist', 'cli.js'));
+  // The bin and the bundled server it runs (dist/cli.js, dist/server.cjs).
+  await cp(path.dirname(bin), path.join(stage, 'dist'), { recursive: true });
   await cp(path.join(dir, 'README.md'), path.join(stage, 'README.md'));
 
   const dependencies = Object.keys(pkg.dependencies ?? {});

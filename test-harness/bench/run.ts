@@ -34,16 +34,17 @@ const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [optio
 
 /** The targets of issues #3 and #4, in one place. */
 const TARGETS = {
-  coldStart: { kind: 'ratio', max: 0.7 },
-  idleRss: { kind: 'below', max: 60 },
+  // Raised by issue 21 item 17 (were 0.7x and 60 MB).
+  coldStart: { kind: 'ratio', max: 0.6 },
+  idleRss: { kind: 'below', max: 50 },
   roundTrip: { kind: 'ratio', max: 1.5 },
   // Raised by issue 21 item 17 (were 3x, 3x and 2x).
   searchVsFind: { kind: 'ratio', max: 1.2 },
   treeVsFind: { kind: 'ratio', max: 1.5 },
   treeResponse: { kind: 'below', max: 10 },
   grepVsGrep: { kind: 'ratio', max: 1.2 },
-  // Head/tail are a round trip plus two small reads; the same tolerance as a round trip.
-  readEnd: { kind: 'ratio', max: 1.5 },
+  // Raised by issue 21 item 17 (was 1.5x, a round trip's tolerance).
+  readEnd: { kind: 'ratio', max: 1.0 },
   info: { kind: 'info' },
 } satisfies Record<string, Target>;
 
@@ -145,8 +146,11 @@ async function main(): Promise<void> {
   log(`cold start and idle memory (${opts.runs} launches each)...`);
   const officialSmall: Launch = { spec: official, args: [small] };
   const oursSmall: Launch = { spec: filesystem, args: [small] };
-  const [offStart, tplStart, fsStart] = await measureStartup(
-    [officialSmall, { spec: template, args: [notes] }, oursSmall],
+  // Our bins keep a code cache (shared/src/compile-cache.ts); the untimed first launch of
+  // each contender writes it, as a user's first session does. The last contender is a
+  // launch that never has one: what the very first start costs.
+  const [offStart, tplStart, fsStart, fsFirst] = await measureStartup(
+    [officialSmall, { spec: template, args: [notes] }, oursSmall, { ...oursSmall, env: { MCP_COMPILE_CACHE: 'off' } }],
     opts.runs,
   );
 
@@ -179,6 +183,7 @@ async function main(): Promise<void> {
   const rows: RowInput[] = [
     { measurement: 'Cold start, template (spawn to initialize result)', unit: 'ms', ours: figure(tplStart.coldStart), baseline: figure(offStart.coldStart), baselineLabel: 'official', target: TARGETS.coldStart },
     { measurement: 'Cold start, filesystem', unit: 'ms', ours: figure(fsStart.coldStart), baseline: figure(offStart.coldStart), baselineLabel: 'official', target: TARGETS.coldStart },
+    { measurement: 'Cold start, filesystem, first launch (no code cache yet)', unit: 'ms', ours: figure(fsFirst.coldStart), baseline: figure(offStart.coldStart), baselineLabel: 'official', target: TARGETS.info },
     { measurement: 'Idle RSS 1 s after initialize, template', unit: 'MB', ours: figure(tplStart.idleRss), baseline: figure(offStart.idleRss), baselineLabel: 'official', target: TARGETS.idleRss },
     { measurement: 'Idle RSS 1 s after initialize, filesystem', unit: 'MB', ours: figure(fsStart.idleRss), baseline: figure(offStart.idleRss), baselineLabel: 'official', target: TARGETS.idleRss },
     { measurement: 'Round trip, list_allowed_directories', unit: 'ms', ours: figure(fsTrip), baseline: figure(offTrip), baselineLabel: 'official', target: TARGETS.roundTrip },
@@ -222,7 +227,7 @@ async function main(): Promise<void> {
   const details = {
     servers: { official, template, filesystem },
     tree: { dir: tree.dir, generatedNow: tree.generatedNow, generationSeconds: tree.seconds, bigFile: big.file },
-    startup: { official: offStart, template: tplStart, filesystem: fsStart },
+    startup: { official: offStart, template: tplStart, filesystem: fsStart, filesystemFirstLaunch: fsFirst },
     roundTrip: { official: offTrip, filesystem: fsTrip },
     onTree: m,
     fsScaling: scaling.details,

@@ -19,11 +19,13 @@ export interface ServerSpec {
 export interface Launch {
   spec: ServerSpec;
   args: string[];
+  /** Added to the bench's environment (e.g. MCP_COMPILE_CACHE=off for a first launch). */
+  env?: Record<string, string>;
 }
 
 export function start(launch: Launch): StdioServer {
   if (!launch.spec.entry) throw new Error(`${launch.spec.label}: ${launch.spec.missing}`);
-  return new StdioServer(process.execPath, [launch.spec.entry, ...launch.args]);
+  return new StdioServer(process.execPath, [launch.spec.entry, ...launch.args], undefined, launch.env);
 }
 
 /** The repository root: the nearest folder up from this file with pnpm-workspace.yaml. */

@@ -46,9 +46,9 @@ export class StdioServer {
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exitPromise: Promise<void>;
 
-  constructor(command: string, args: readonly string[], cwd?: string) {
+  constructor(command: string, args: readonly string[], cwd?: string, env?: Record<string, string>) {
     this.spawnedAt = performance.now();
-    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: env && { ...process.env, ...env } });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);

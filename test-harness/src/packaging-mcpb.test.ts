@@ -69,7 +69,7 @@ describe('MCPB bundles', () => {
     const native = Object.keys(s.pkg.dependencies ?? {}).length > 0;
     // The bundle holds the bin, its README and manifest, and (only) its runtime dependencies.
     expect(readdirSync(unpacked).sort()).toEqual(['README.md', 'dist', 'manifest.json', ...(native ? ['node_modules'] : [])]);
-    expect(readdirSync(path.join(unpacked, 'dist'))).toEqual(['cli.js']);
+    expect(readdirSync(path.join(unpacked, 'dist')).sort()).toEqual(['cli.js', 'server.cjs']);
     if (native) {
       expect(manifest.compatibility?.platforms).toEqual([process.platform]);
       expect(path.basename(bundle!)).toContain(`-${process.platform}-${process.arch}.mcpb`);

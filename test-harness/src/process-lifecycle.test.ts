@@ -1,10 +1,10 @@
 import { describe, it, expect, afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverDirs } from './template-files.js';
-import { spawnHttpServer } from './clients.js';
+import { connectStdio, spawnHttpServer } from './clients.js';
 import { makeTempTree, type TempTree } from './fixtures/temp-tree.js';
 import { launchArgs } from './launch-args.js';
 
@@ -48,6 +48,30 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
     const exited = exitOf(child);
     child.kill('SIGINT');
     expect(await exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('writes a private code cache on its first launch and answers the same from it, or from a damaged one', async () => {
+    const cacheDir = path.join(dir.dir, '.compile-cache');
+    const env = { MCP_COMPILE_CACHE: cacheDir };
+    const listTools = async () => {
+      const connection = await connectStdio(process.execPath, [bin, ...args], { env, stderr: 'ignore' });
+      try {
+        return (await connection.client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await connection.close();
+      }
+    };
+    const first = await listTools();
+    expect(first.length).toBeGreaterThan(0);
+    // Written once the server has started (or at exit, whichever comes first).
+    const [file] = readdirSync(cacheDir).filter((f) => f.endsWith('.cache'));
+    expect(file, 'a cache file').toBeDefined();
+    if (process.platform !== 'win32') expect(statSync(path.join(cacheDir, file)).mode & 0o777).toBe(0o600);
+    expect(await listTools()).toEqual(first);
+    const data = readFileSync(path.join(cacheDir, file));
+    data[data.length >> 1] ^= 0xff;
+    writeFileSync(path.join(cacheDir, file), data);
+    expect(await listTools()).toEqual(first);
   });
 
   it('exits 0 when the client closes stdin', async () => {

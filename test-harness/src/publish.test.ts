@@ -112,7 +112,7 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
     expect(readJson<PackageJson>(path.join(repoRoot, 'servers', servers[0].folder, 'package.json')).version).toBe(servers[0].pkg.version);
   });
 
-  it('publishes each server as one bundled bin, its README and package.json, with only native addons as dependencies', async () => {
+  it('publishes each server as its bin and bundled script, its README and package.json, with only native addons as dependencies', async () => {
     const sizes: Record<string, unknown> = {};
     for (const s of servers) {
       const version = readJson<PackageJson>(path.join(repo, 'servers', s.folder, 'package.json')).version;
@@ -135,11 +135,12 @@ describe('release: changeset version, pnpm publish to a local registry, npx from
       await writeFile(file, tarball);
       const entries = (await exec('tar', ['-tzf', file])).stdout.trim().split('\n').sort();
       expect(entries, s.folder).toContain('package/dist/cli.js');
+      expect(entries, s.folder).toContain('package/dist/server.cjs');
       expect(entries, s.folder).toContain('package/README.md');
       const bin = (await exec('tar', ['-xzOf', file, 'package/dist/cli.js'], { maxBuffer: 64 * 1024 * 1024 })).stdout;
       expect(bin.startsWith('#!/usr/bin/env node\n'), `${s.folder}: dist/cli.js has a shebang`).toBe(true);
       // Nothing else: no sources, tests, fixtures or stray dotfiles (.npmrc, .env) ship.
-      expect(entries.filter((e) => !/^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/[^/]+\.js)$/.test(e)), s.folder).toEqual([]);
+      expect(entries.filter((e) => !/^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/(cli\.js|server\.cjs))$/.test(e)), s.folder).toEqual([]);
       sizes[s.pkg.name] = { version, tarballBytes: tarball.length, binBytes: Buffer.byteLength(bin), files: entries.length };
     }
     await recordFigures('publish-tarballs', sizes);

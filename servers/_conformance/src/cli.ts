@@ -2,7 +2,7 @@ import { runCli } from '@mcp-reference/shared';
 import { z } from 'zod';
 import { createConformanceServer } from './server.js';
 
-await runCli(
+void runCli(
   {
     name: 'mcp-conformance-fixture',
     version: '0.0.0',

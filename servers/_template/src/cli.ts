@@ -3,7 +3,7 @@ import { createTemplateServer } from './server.js';
 import { templateOptions } from './options.js';
 import pkg from '../package.json' with { type: 'json' };
 
-await runCli(
+void runCli(
   {
     name: 'mcp-server-template',
     version: pkg.version,

@@ -10,7 +10,7 @@ import pkg from '../package.json' with { type: 'json' };
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[CONVERTER_WORKER]) {
   serveConversions();
 } else {
-  await runCli(
+  void runCli(
     {
       name: 'mcp-server-fetch',
       version: pkg.version,

@@ -4,7 +4,7 @@ import { filesystemOptions } from './options.js';
 import { realpathAllowedDirs } from './lib/path-policy.js';
 import pkg from '../package.json' with { type: 'json' };
 
-await runCli(
+void runCli(
   {
     name: 'mcp-server-filesystem',
     version: pkg.version,

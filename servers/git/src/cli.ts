@@ -4,7 +4,7 @@ import { gitOptions } from './options.js';
 import { resolveRepositories } from './lib/repositories.js';
 import pkg from '../package.json' with { type: 'json' };
 
-await runCli(
+void runCli(
   {
     name: 'mcp-server-git',
     version: pkg.version,

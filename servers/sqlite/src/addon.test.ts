@@ -3,7 +3,7 @@
 // one line how to get the right one. The built bin runs from a copy of the package whose
 // addon is broken, as an install for the wrong platform is.
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,8 +18,8 @@ let db: SqliteFixture;
 /** A copy of the built server and its runtime dependencies, the addon replaced by `addon` (or absent). */
 async function install(name: string, addon: Buffer | undefined): Promise<string> {
   const root = path.join(dir, name);
-  await mkdir(path.join(root, 'dist'), { recursive: true });
-  await cp(bin, path.join(root, 'dist', 'cli.js'));
+  // The bin (dist/cli.js) and the bundle it runs (dist/server.cjs).
+  await cp(path.dirname(bin), path.join(root, 'dist'), { recursive: true });
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}\n');
   const require = createRequire(bin);
   const sqlite = path.dirname(require.resolve('better-sqlite3/package.json'));

@@ -4,7 +4,7 @@ import { sqliteOptions } from './options.js';
 import { dbPathProblem } from './lib/db-path.js';
 import pkg from '../package.json' with { type: 'json' };
 
-await runCli(
+void runCli(
   {
     name: 'mcp-server-sqlite',
     version: pkg.version,

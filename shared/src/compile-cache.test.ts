@@ -1,0 +1,150 @@
+// The bin's code cache (compile-cache.ts): used on the next launch, refused when anyone but
+// this user could have written it, when it is damaged or a symlink, and never written into a
+// directory others can write. Real files in a temporary directory; the "bundle" is a small
+// CommonJS script run in this process, as the bin runs dist/server.cjs.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileCacheDir, runBundle } from './compile-cache.js';
+
+const posix = process.platform !== 'win32';
+let root = '';
+let cacheDir = '';
+let bundle: URL;
+const runs: string[] = [];
+
+/** A script that records what it saw; a different `tag` is a different build. */
+function writeBundle(tag: string): URL {
+  const file = path.join(root, 'dist', 'server.cjs');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `'use strict';
+     const { basename } = require('node:path');
+     globalThis.__compileCacheRuns.push(${JSON.stringify(tag)} + ' ' + basename(__filename) + ' ' + __mcpEntryUrl);
+     function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }
+     module.exports = work(1000);`,
+  );
+  return pathToFileURL(file);
+}
+
+const start = (id = 'build1', env: NodeJS.ProcessEnv = { MCP_COMPILE_CACHE: cacheDir }) =>
+  runBundle({ bundle, entry: 'file:///bin/cli.js', buildId: id, env });
+const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.cache')) : []);
+const cacheFile = () => path.join(cacheDir, cacheFiles()[0]!);
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'compile-cache-'));
+  cacheDir = path.join(root, 'cache');
+  runs.length = 0;
+  (globalThis as { __compileCacheRuns?: string[] }).__compileCacheRuns = runs;
+  bundle = writeBundle('v1');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the bin code cache', () => {
+  it('runs the bundle with its file name and the bin URL, writes a private cache once, and uses it next time', () => {
+    const first = start();
+    expect(first.cache).toBe('miss');
+    expect(runs).toEqual(['v1 server.cjs file:///bin/cli.js']);
+    expect(cacheFiles()).toEqual([]);
+    first.writeCache();
+    first.writeCache();
+    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles()[0]).toMatch(new RegExp(`^build1-node${process.versions.node}-v8-.*-${process.arch}\\.cache$`));
+    if (posix) {
+      expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+      expect(statSync(cacheFile()).mode & 0o777).toBe(0o600);
+    }
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+
+    const second = start();
+    expect(second.cache).toBe('used');
+    expect(runs).toHaveLength(2);
+    expect(runs[1]).toBe(runs[0]);
+  });
+
+  it('keeps one file per build: another build does not read this one', () => {
+    start('build1').writeCache();
+    bundle = writeBundle('v2');
+    expect(start('build2').cache).toBe('miss');
+    expect(runs.at(-1)).toMatch(/^v2 /);
+  });
+
+  it('refuses a damaged cache (one byte changed), runs the bundle from source and writes a good one', () => {
+    start().writeCache();
+    const data = readFileSync(cacheFile());
+    data[data.length - 10] ^= 0xff;
+    writeFileSync(cacheFile(), data);
+    const run = start();
+    expect(run.cache).toBe('miss');
+    expect(runs.at(-1)).toMatch(/^v1 /);
+    run.writeCache();
+    expect(start().cache).toBe('used');
+  });
+
+  it('refuses a cache truncated to its digest or to nothing', () => {
+    start().writeCache();
+    writeFileSync(cacheFile(), readFileSync(cacheFile()).subarray(0, 32));
+    expect(start().cache).toBe('miss');
+    writeFileSync(cacheFile(), '');
+    expect(start().cache).toBe('miss');
+  });
+
+  it.runIf(posix)('refuses a cache file others can write, and replaces it with a private one', () => {
+    start().writeCache();
+    const planted = cacheFile();
+    chmodSync(planted, 0o666);
+    const run = start();
+    expect(run.cache).toBe('miss');
+    run.writeCache();
+    expect(statSync(planted).mode & 0o777).toBe(0o600);
+    expect(start().cache).toBe('used');
+  });
+
+  it.runIf(posix)('does not follow a symlink planted in place of the cache file', () => {
+    start().writeCache();
+    const real = path.join(root, 'elsewhere.cache');
+    const name = cacheFile();
+    writeFileSync(real, readFileSync(name), { mode: 0o600 });
+    rmSync(name);
+    symlinkSync(real, name);
+    expect(start().cache).toBe('miss');
+  });
+
+  it.runIf(posix)('neither reads nor writes a cache in a directory others can write', () => {
+    start().writeCache();
+    const good = readFileSync(cacheFile());
+    chmodSync(cacheDir, 0o777);
+    // A cache file is there, but anyone could have replaced it: not read...
+    const run = start();
+    expect(run.cache).toBe('miss');
+    rmSync(cacheFile());
+    run.writeCache();
+    // ...and nothing is written into a directory anyone can write to.
+    expect(cacheFiles()).toEqual([]);
+    expect(good.length).toBeGreaterThan(32);
+  });
+
+  it('MCP_COMPILE_CACHE=off runs the bundle without reading or writing a cache', () => {
+    for (const off of ['off', '0', 'false']) {
+      const run = start('build1', { MCP_COMPILE_CACHE: off });
+      expect(run.cache).toBe('off');
+      run.writeCache();
+    }
+    expect(runs).toHaveLength(3);
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it("puts the cache in the user's cache folder by default, per platform", () => {
+    const dir = compileCacheDir({ XDG_CACHE_HOME: '/x/cache', LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' });
+    if (process.platform === 'win32') expect(dir).toBe(path.join('C:\\Users\\u\\AppData\\Local', 'mcp-reference', 'compile-cache'));
+    else if (process.platform === 'darwin') expect(dir).toMatch(/Library[\\/]Caches[\\/]mcp-reference[\\/]compile-cache$/);
+    else expect(dir).toBe(path.join('/x/cache', 'mcp-reference', 'compile-cache'));
+    expect(compileCacheDir({ MCP_COMPILE_CACHE: '/somewhere' })).toBe('/somewhere');
+    expect(compileCacheDir({ MCP_COMPILE_CACHE: 'OFF' })).toBeUndefined();
+  });
+});
