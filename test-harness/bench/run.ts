@@ -38,6 +38,8 @@ const TARGETS = {
   coldStart: { kind: 'ratio', max: 0.6 },
   idleRss: { kind: 'below', max: 50 },
   roundTrip: { kind: 'ratio', max: 1.5 },
+  // Issue 22: a 2026-07-28 tools/call within 10 % of a 2025 one.
+  modernCall: { kind: 'ratio', max: 1.1 },
   // Raised by issue 21 item 17 (were 3x, 3x and 2x).
   searchVsFind: { kind: 'ratio', max: 1.2 },
   treeVsFind: { kind: 'ratio', max: 1.5 },
@@ -155,12 +157,17 @@ async function main(): Promise<void> {
   );
 
   log(`round trip of list_allowed_directories (${opts.calls} calls, alternating)...`);
-  const [fsTrip, offTrip] = await measureRoundTrip(
+  // The same call from a 2026-07-28 client (no session; version and capabilities on every
+  // request) against a 2025 one, both on our server: issue 22's "within 10 %".
+  const ourListAllowed = (launch: Launch) =>
+    filesystem.entry
+      ? { launch, tool: OUR_FS_TOOLS.listAllowed.name, args: OUR_FS_TOOLS.listAllowed.args() }
+      : { unavailable: filesystem.missing ?? 'not built' };
+  const [fsTrip, offTrip, fsModernTrip] = await measureRoundTrip(
     [
-      filesystem.entry
-        ? { launch: oursSmall, tool: OUR_FS_TOOLS.listAllowed.name, args: OUR_FS_TOOLS.listAllowed.args() }
-        : { unavailable: filesystem.missing ?? 'not built' },
+      ourListAllowed(oursSmall),
       { launch: officialSmall, tool: OFFICIAL_FS_TOOLS.listAllowed.name, args: OFFICIAL_FS_TOOLS.listAllowed.args() },
+      ourListAllowed({ ...oursSmall, era: 'modern' }),
     ],
     opts.calls,
   );
@@ -187,6 +194,7 @@ async function main(): Promise<void> {
     { measurement: 'Idle RSS 1 s after initialize, template', unit: 'MB', ours: figure(tplStart.idleRss), baseline: figure(offStart.idleRss), baselineLabel: 'official', target: TARGETS.idleRss },
     { measurement: 'Idle RSS 1 s after initialize, filesystem', unit: 'MB', ours: figure(fsStart.idleRss), baseline: figure(offStart.idleRss), baselineLabel: 'official', target: TARGETS.idleRss },
     { measurement: 'Round trip, list_allowed_directories', unit: 'ms', ours: figure(fsTrip), baseline: figure(offTrip), baselineLabel: 'official', target: TARGETS.roundTrip },
+    { measurement: 'Round trip, list_allowed_directories on 2026-07-28 vs 2025 (ours both)', unit: 'ms', ours: figure(fsModernTrip), baseline: figure(fsTrip), baselineLabel: 'ours, 2025', target: TARGETS.modernCall },
     { measurement: `search_files ${SEARCH_GLOB} vs find -name '${FIND_NAME}'`, unit: 'ms', ours: figure(m.search.ours), baseline: figure(m.search.find), baselineLabel: 'find', target: TARGETS.searchVsFind,
       note: countNote('search_files', m.search.ours.ok ? m.search.ours.extra?.matches : undefined, m.search.find.ok ? m.search.find.extra?.lines : undefined, 'find') },
     { measurement: 'search_files vs official', unit: 'ms', ours: figure(m.search.ours), baseline: figure(m.search.official), baselineLabel: 'official', target: TARGETS.info },
@@ -228,7 +236,7 @@ async function main(): Promise<void> {
     servers: { official, template, filesystem },
     tree: { dir: tree.dir, generatedNow: tree.generatedNow, generationSeconds: tree.seconds, bigFile: big.file },
     startup: { official: offStart, template: tplStart, filesystem: fsStart, filesystemFirstLaunch: fsFirst },
-    roundTrip: { official: offTrip, filesystem: fsTrip },
+    roundTrip: { official: offTrip, filesystem: fsTrip, filesystemModern: fsModernTrip },
     onTree: m,
     fsScaling: scaling.details,
     fetch: fetchBench?.details,

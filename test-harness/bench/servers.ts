@@ -21,11 +21,13 @@ export interface Launch {
   args: string[];
   /** Added to the bench's environment (e.g. MCP_COMPILE_CACHE=off for a first launch). */
   env?: Record<string, string>;
+  /** The protocol era the bench speaks (default legacy: initialize, 2025-06-18). */
+  era?: 'legacy' | 'modern';
 }
 
 export function start(launch: Launch): StdioServer {
   if (!launch.spec.entry) throw new Error(`${launch.spec.label}: ${launch.spec.missing}`);
-  return new StdioServer(process.execPath, [launch.spec.entry, ...launch.args], undefined, launch.env);
+  return new StdioServer(process.execPath, [launch.spec.entry, ...launch.args], { env: launch.env, era: launch.era });
 }
 
 /** The repository root: the nearest folder up from this file with pnpm-workspace.yaml. */

@@ -6,6 +6,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 export const PROTOCOL_VERSION = '2025-06-18';
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 export interface RpcError {
   code: number;
@@ -46,9 +47,20 @@ export class StdioServer {
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exitPromise: Promise<void>;
 
-  constructor(command: string, args: readonly string[], cwd?: string, env?: Record<string, string>) {
+  /** 2026-07-28: no initialize; every request carries the protocol version and capabilities in `_meta`. */
+  private readonly modernMeta: Record<string, unknown> | undefined;
+
+  constructor(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; era?: 'legacy' | 'modern' } = {}) {
     this.spawnedAt = performance.now();
-    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: env && { ...process.env, ...env } });
+    this.modernMeta =
+      options.era === 'modern'
+        ? {
+            'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'mcp-reference-bench', version: '0' },
+          }
+        : undefined;
+    this.child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: options.env && { ...process.env, ...options.env } });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
@@ -135,7 +147,8 @@ export class StdioServer {
         reject(new Error(`${method} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, sentAt: performance.now(), timer });
-      this.write({ jsonrpc: '2.0', id, method, params });
+      const withMeta = this.modernMeta ? { ...(params as object), _meta: { ...(params as { _meta?: object })._meta, ...this.modernMeta } } : params;
+      this.write({ jsonrpc: '2.0', id, method, params: withMeta });
     });
   }
 
@@ -143,8 +156,16 @@ export class StdioServer {
     this.write({ jsonrpc: '2.0', method, params });
   }
 
-  /** Sends initialize and notifications/initialized; returns ms from spawn to the response. */
+  /**
+   * Sends initialize and notifications/initialized (on 2026-07-28: server/discover); returns
+   * ms from spawn to the response.
+   */
   async initialize(timeoutMs = 30_000): Promise<number> {
+    if (this.modernMeta) {
+      const discovered = await this.request('server/discover', {}, timeoutMs);
+      if (discovered.error) throw new Error(`server/discover failed: ${discovered.error.message}`);
+      return performance.now() - this.spawnedAt;
+    }
     const reply = await this.request(
       'initialize',
       { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-reference-bench', version: '0' } },
