@@ -168,10 +168,10 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     viewHandles: options.viewHandles,
     closed: sessionAbort.signal,
     notifyResourceListChanged: options.notifyResourceListChanged,
-    infoFor: () => (era === 'legacy' ? sessionInfo : options.modern.info),
     contextFor(ctx) {
       if (era === 'legacy') return { ...baseContext(ctx, sessionInfo), ...(sessionExt ?? ({} as Ext)) } as BaseContext & Ext;
-      return { ...baseContext(ctx, options.modern.info), ...options.modern.ext() } as BaseContext & Ext;
+      const { info, ext } = options.modern.forRequest(ctx);
+      return { ...baseContext(ctx, info), ...ext } as BaseContext & Ext;
     },
     send(method, params) {
       if (closed) return;
@@ -186,8 +186,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           options.track(async () => {
             inflight.add(ctx);
             try {
-              const run = () => guarded(scope, method, () => handler(request, ctx));
-              return await (era === 'modern' ? options.modern.run(ctx, run) : run());
+              return await guarded(scope, method, () => handler(request, ctx));
             } finally {
               inflight.delete(ctx);
             }

@@ -1,69 +1,75 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Root } from '../types.js';
 import type { ServerConfig, SessionInfo } from '../server.js';
 import type { InputRound } from './input-required.js';
 
 const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
-/** Distinct root sets remembered for `rootsVersion` before the table starts over. */
+/** Distinct root sets whose server context is kept before the table starts over. */
 const MAX_ROOT_SETS = 1_000;
 
 /**
  * The 2026-07-28 requests of one server, whatever instance serves them. There is no
- * session, so the server's own context (`config.context`) is built once and shared; the
- * `SessionInfo` it gets answers for the request in flight, found through one
- * AsyncLocalStorage per server (one per process, not one per instance or connection).
- * `rootsVersion` names the root set of that request: requests with the same roots (or none)
- * share what a server caches per version, and a request whose roots are not known yet gets
- * a version of its own.
+ * session: each request gets a `SessionInfo` of its own (its roots, its client), handed to
+ * the handler with the request's context, so nothing has to find "the request in flight"
+ * (an AsyncLocalStorage would, and on Node 20 it slows every promise of the process). The
+ * server's own context (`config.context`) is built once per root set and shared by the
+ * requests with that set: one for the requests without roots (the ceiling; lists,
+ * completions and `subscriptions/listen` cannot ask), one per set a client answered, and,
+ * for a request whose roots are still to be asked, one of its own, which asks. So what a
+ * server caches per `rootsVersion` is never shared across root sets.
  */
 export interface ModernRequests<Ext> {
-  run<T>(ctx: ServerContext, work: () => Promise<T>): Promise<T>;
   readonly rounds: WeakMap<ServerContext, InputRound>;
-  readonly info: SessionInfo;
-  ext(): Ext;
+  /** The identity and server context of one request (undefined: no request, e.g. a listen stream). */
+  forRequest(ctx: ServerContext | undefined): { info: SessionInfo; ext: Ext };
 }
 
 export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequests<Ext> {
-  // Made on the first 2026-07-28 request: an AsyncLocalStorage costs every promise of the
-  // process a little, so a 2025-only connection (and start-up) does without it.
-  let current: AsyncLocalStorage<ServerContext> | undefined;
   const rounds = new WeakMap<ServerContext, InputRound>();
-  const versions = new Map<string, number>();
-  let unique = 0;
-  let ext: Ext | undefined;
-  const roundNow = () => {
-    const ctx = current?.getStore();
-    return ctx ? rounds.get(ctx) : undefined;
-  };
-  const info: SessionInfo = {
+  // Root set (its JSON) -> its version and the server context built for it. Versions only
+  // grow, so a version is never reused for another set after the table starts over.
+  const bySet = new Map<string, { version: number; ext: Ext }>();
+  let nextVersion = 1;
+  let unasked = 0;
+  const useRoots = config.useRoots !== false;
+  const build = (info: SessionInfo): Ext => (config.context ? config.context(info) : ({} as Ext));
+  const infoOf = (version: number, roots: () => Promise<Root[] | undefined>, clientName: string | undefined): SessionInfo => ({
     id: 'modern',
     era: 'modern',
-    // Lists, completions and subscriptions have no round and cannot ask: the ceiling.
-    roots: async () => (config.useRoots === false ? undefined : roundNow()?.listRoots()),
-    get rootsVersion() {
-      const round = roundNow();
-      if (config.useRoots === false || !round) return 0;
-      const key = round.rootsKey();
-      if (key === undefined) return --unique;
-      if (key === '') return 0;
-      let version = versions.get(key);
-      if (version === undefined) {
-        if (versions.size >= MAX_ROOT_SETS) versions.clear();
-        version = versions.size + 1;
-        versions.set(key, version);
-      }
-      return version;
-    },
+    roots,
+    rootsVersion: version,
     rootsError: undefined,
-    get clientName() {
-      const clientInfo = current?.getStore()?.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: string } | undefined;
-      return clientInfo?.name;
-    },
-  };
+    clientName,
+  });
+  const noRoots = async () => undefined;
+  let ceiling: Ext | undefined;
+
   return {
-    run: (ctx, work) => (current ??= new AsyncLocalStorage<ServerContext>()).run(ctx, work),
     rounds,
-    info,
-    ext: () => (ext ??= config.context ? config.context(info) : ({} as Ext)),
+    forRequest(ctx) {
+      const round = ctx ? rounds.get(ctx) : undefined;
+      const clientName = (ctx?.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: string } | undefined)?.name;
+      const key = useRoots && round ? round.rootsKey() : '';
+      if (key === '') {
+        // No roots (none declared, or the server does not use them): the command-line ceiling.
+        const info = infoOf(0, noRoots, clientName);
+        return { info, ext: (ceiling ??= build(infoOf(0, noRoots, undefined))) };
+      }
+      if (key === undefined) {
+        // Roots still to be asked: this request's own context, which asks through its round.
+        const info = infoOf(--unasked, async () => round!.listRoots(), clientName);
+        return { info, ext: build(info) };
+      }
+      let entry = bySet.get(key);
+      if (!entry) {
+        if (bySet.size >= MAX_ROOT_SETS) bySet.clear();
+        const roots = round!.listRoots();
+        const version = nextVersion++;
+        entry = { version, ext: build(infoOf(version, async () => roots, undefined)) };
+        bySet.set(key, entry);
+      }
+      const known = round!.listRoots();
+      return { info: infoOf(entry.version, async () => known, clientName), ext: entry.ext };
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import type { BaseContext } from '../definitions.js';
-import type { ServerConfig, SessionInfo } from '../server.js';
+import type { ServerConfig } from '../server.js';
 import type { SubscriptionHub } from '../subscriptions.js';
 import type { Logger } from '../logging.js';
 import type { Registry } from '../registry.js';
@@ -32,8 +32,6 @@ export interface Scope<Ext> {
   notifyResourceListChanged(): void;
   /** The handler context of one request (a fresh server context on modern requests). */
   contextFor(ctx: ServerContext): BaseContext & Ext;
-  /** The session-wide identity (legacy) or that of one request (modern). */
-  infoFor(ctx: ServerContext | undefined): SessionInfo;
   /** An unsolicited notification to this connection (legacy only; dropped once closed). */
   send(method: string, params: Record<string, unknown>): void;
   on(method: string, handler: (request: never, ctx: ServerContext) => Promise<unknown>): void;
