@@ -87,13 +87,14 @@ if (kind === 'server') {
       js: "var __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
     },
   });
+  const pkgName = JSON.parse(readFileSync(`${cwd}/package.json`, 'utf8')).name;
   const buildId = createHash('sha256').update(readFileSync(`${cwd}/dist/server.cjs`)).digest('hex').slice(0, 16);
   await build({
     ...common,
     stdin: {
       contents: [
         "import { runBundle } from '@mcp-reference/shared/compile-cache';",
-        `runBundle({ bundle: new URL('./server.cjs', import.meta.url), entry: import.meta.url, buildId: ${JSON.stringify(buildId)} });`,
+        `runBundle({ bundle: new URL('./server.cjs', import.meta.url), entry: import.meta.url, buildId: ${JSON.stringify(buildId)}, name: ${JSON.stringify(pkgName)} });`,
       ].join('\n'),
       resolveDir: cwd,
       sourcefile: 'bin.ts',

@@ -31,7 +31,7 @@ function writeBundle(tag: string): URL {
 }
 
 const start = (id = 'build1', env: NodeJS.ProcessEnv = { MCP_COMPILE_CACHE: cacheDir }) =>
-  runBundle({ bundle, entry: 'file:///bin/cli.js', buildId: id, env });
+  runBundle({ bundle, entry: 'file:///bin/cli.js', buildId: id, name: '@mcp-reference/server-x', env });
 const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.cache')) : []);
 const cacheFile = () => path.join(cacheDir, cacheFiles()[0]!);
 
@@ -54,7 +54,7 @@ describe('the bin code cache', () => {
     first.writeCache();
     first.writeCache();
     expect(cacheFiles()).toHaveLength(1);
-    expect(cacheFiles()[0]).toMatch(new RegExp(`^build1-node${process.versions.node}-v8-.*-${process.arch}\\.cache$`));
+    expect(cacheFiles()[0]).toMatch(new RegExp(`^_mcp-reference_server-x-build1-node${process.versions.node}-v8-.*-${process.arch}\\.cache$`));
     if (posix) {
       expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
       expect(statSync(cacheFile()).mode & 0o777).toBe(0o600);
@@ -67,11 +67,23 @@ describe('the bin code cache', () => {
     expect(runs[1]).toBe(runs[0]);
   });
 
-  it('keeps one file per build: another build does not read this one', () => {
+  it("keeps one file per build: another build does not read this one, and writing its own removes the build before's", () => {
     start('build1').writeCache();
+    const [first] = cacheFiles();
+    // Another server's cache, and this server's for another Node, stay.
+    const otherServer = first!.replace('_mcp-reference_server-x-', '_mcp-reference_server-y-');
+    const otherNode = first!.replace(`-node${process.versions.node}-`, '-node0.0.0-');
+    writeFileSync(path.join(cacheDir, otherServer), 'x', { mode: 0o600 });
+    writeFileSync(path.join(cacheDir, otherNode), 'x', { mode: 0o600 });
     bundle = writeBundle('v2');
-    expect(start('build2').cache).toBe('miss');
+    const second = start('build2');
+    expect(second.cache).toBe('miss');
     expect(runs.at(-1)).toMatch(/^v2 /);
+    second.writeCache();
+    const left = cacheFiles();
+    expect(left).not.toContain(first);
+    expect(left).toEqual(expect.arrayContaining([otherServer, otherNode, first!.replace('-build1-', '-build2-')]));
+    expect(left).toHaveLength(3);
   });
 
   it('refuses a damaged cache (one byte changed), runs the bundle from source and writes a good one', () => {

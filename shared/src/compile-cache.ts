@@ -6,14 +6,15 @@
 // The cache is private to the user: a directory under the user's cache folder, created
 // 0700, used only when it and the file belong to this user and nobody else can write them
 // (a planted cache would be code run by the server). Each file is named after the bundle's
-// content hash, Node's version and the architecture, and carries the SHA-256 of what follows;
+// name, content hash, Node's version and the architecture (writing it removes the cache of the
+// server's build before), and carries the SHA-256 of what follows;
 // V8 refuses a cache made by another V8 or for another source length. A cache that is
 // missing, refused or unusable only costs the compile it would have saved; it is written
 // once, atomically, after the server has started (it then holds the functions start-up and
 // the first requests compiled). `MCP_COMPILE_CACHE=off` turns it off; any other value names
 // the directory to use.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, constants } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,6 +35,8 @@ export interface RunBundleOptions {
   entry: string;
   /** A hash of the bundle's content, fixed at build time. */
   buildId: string;
+  /** The bin's name: an update's cache replaces the one of the version before. */
+  name: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -111,7 +114,7 @@ function privateDir(dir: string): boolean {
   }
 }
 
-function writeCache(dir: string, file: string, payload: Buffer): void {
+function writeCache(dir: string, file: string, payload: Buffer, replaces: (name: string) => boolean): void {
   if (!privateDir(dir)) return;
   const temporary = `${file}.${process.pid}.tmp`;
   try {
@@ -119,12 +122,15 @@ function writeCache(dir: string, file: string, payload: Buffer): void {
     writeFileSync(temporary, Buffer.concat([digest, payload]), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, file);
   } catch {
-    try {
-      // Best effort: a leftover temporary file is harmless, only untidy.
-      renameSync(temporary, `${temporary}.stale`);
-    } catch {
-      /* nothing was written */
-    }
+    rmSync(temporary, { force: true });
+    return;
+  }
+  // The caches of this server's earlier builds (on this Node) are of no more use: without
+  // this, every update would leave about a megabyte behind.
+  try {
+    for (const entry of readdirSync(dir)) if (replaces(entry)) rmSync(join(dir, entry), { force: true });
+  } catch {
+    /* tidying is best effort */
   }
 }
 
@@ -138,11 +144,14 @@ export interface BundleRun {
 }
 
 /** Runs the bundled server, with the code cache when one can be used. */
-export function runBundle({ bundle, entry, buildId, env = process.env }: RunBundleOptions): BundleRun {
+export function runBundle({ bundle, entry, buildId, name, env = process.env }: RunBundleOptions): BundleRun {
   const filename = fileURLToPath(bundle);
   const source = readFileSync(filename, 'utf8');
   const dir = compileCacheDir(env);
-  const cacheFile = dir && join(dir, `${buildId}-node${process.versions.node}-v8-${process.versions.v8}-${process.arch}.cache`);
+  const safeName = name.replace(/[^\w.-]+/g, '_');
+  const runtime = `node${process.versions.node}-v8-${process.versions.v8}-${process.arch}.cache`;
+  const fileName = `${safeName}-${buildId}-${runtime}`;
+  const cacheFile = dir && join(dir, fileName);
   const cached = cacheFile ? readCache(dir, cacheFile) : undefined;
   const script = new Script(`(function (${WRAPPER_PARAMS.join(', ')}) {${source}\n})`, {
     filename,
@@ -161,7 +170,8 @@ export function runBundle({ bundle, entry, buildId, env = process.env }: RunBund
     written = true;
     clearTimeout(timer);
     process.removeListener('exit', writeNow);
-    writeCache(dir!, cacheFile!, script.createCachedData());
+    const earlierBuild = (entry: string) => entry !== fileName && entry.startsWith(`${safeName}-`) && entry.endsWith(`-${runtime}`);
+    writeCache(dir!, cacheFile!, script.createCachedData(), earlierBuild);
   };
   const timer = setTimeout(writeNow, WRITE_AFTER_MS).unref();
   process.once('exit', writeNow);
