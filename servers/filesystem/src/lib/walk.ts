@@ -39,6 +39,8 @@ export interface WalkEntry {
   type: EntryType;
   /** 1 for the root's children, 2 for their children, ... */
   depth: number;
+  /** The directory it is in: its absolute path and its path relative to the root ('' for the root). */
+  parent: { path: string; relative: string };
 }
 
 export interface WalkOptions {
@@ -90,6 +92,8 @@ const BATCH_SIZE = 256;
 interface Frame {
   dir: string;
   relative: string;
+  /** `dir` and `relative` as the entries' `parent`: one object shared by all of them. */
+  parent: { path: string; relative: string };
   /** Depth of this directory's children. */
   depth: number;
   entries?: Dirent[];
@@ -112,7 +116,7 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
   const excluded = compileGlobs(options.excludes ?? [], options.globOptions, 'The exclude pattern');
   const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root, options.onIgnoreFileSkipped) : [];
   const after = options.after ? splitRelative(options.after) : undefined;
-  const stack: Frame[] = [{ dir: root, relative: '', depth: 1, index: 0, ignore: rootIgnore, after }];
+  const stack: Frame[] = [{ dir: root, relative: '', parent: { path: root, relative: '' }, depth: 1, index: 0, ignore: rootIgnore, after }];
   let batch: WalkEntry[] = [];
   const slicer = createTimeSlicer(signal);
 
@@ -155,10 +159,10 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
     const absolute = frame.dir === path.sep ? path.sep + name : frame.dir + path.sep + name;
     if (respectGitignore && frame.ignore.length > 0 && isIgnored(frame.ignore, absolute, type === 'directory')) continue;
     // The cursor entry itself was yielded on the previous page; its subtree may not have been.
-    if (position > 0) batch.push({ path: absolute, relative, name, type, depth: frame.depth });
+    if (position > 0) batch.push({ path: absolute, relative, name, type, depth: frame.depth, parent: frame.parent });
     if (type === 'directory' && frame.depth < maxDepth) {
       const rest = position === 0 && frame.after!.length > 1 ? frame.after!.slice(1) : undefined;
-      stack.push({ dir: absolute, relative, depth: frame.depth + 1, index: 0, ignore: frame.ignore, after: rest });
+      stack.push({ dir: absolute, relative, parent: { path: absolute, relative }, depth: frame.depth + 1, index: 0, ignore: frame.ignore, after: rest });
     }
   }
   if (batch.length > 0) yield batch;
