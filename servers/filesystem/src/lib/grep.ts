@@ -685,7 +685,7 @@ const grepHandler = (init: GrepInit) => {
     };
     try {
       outer: for (const { dir, relative, names } of request.groups) {
-        const base = dir === nodePath.sep ? dir : dir + nodePath.sep;
+        const base = dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep; // "/" or a drive root "C:\"
         for (const name of names) {
           if (!grepOne({ path: base + name, relative: relative === '' ? name : `${relative}/${name}` }, dir, name)) break outer;
         }
