@@ -187,6 +187,73 @@ describe('grepFiles scope and limits', () => {
     expect(JSON.stringify(result)).not.toContain('out/');
   });
 
+  it('finds exactly what a line-by-line reference search finds, whichever way a file is read (one read, chunks, fstat first or not)', async () => {
+    // The worker reads a small file once and fstat's it only when it may match; files of a
+    // chunk (1 MiB) or more, files over maxFileBytes and binary ones take the other ways.
+    const MiB = 1024 * 1024;
+    const fill = (size: number, tail: string) => Buffer.concat([Buffer.alloc(size - Buffer.byteLength(tail), 'a'), Buffer.from(tail)]);
+    const tricky: Record<string, string | Buffer> = {
+      'empty.txt': '',
+      'no-newline.txt': 'Needle at the end',
+      'crlf.txt': 'one\r\ntwo Needle\r\n',
+      '.hidden/.env': 'NEEDLE=1\nneedle=2\n',
+      'sp ace/we"ird\nname.md': 'x Needle y\n',
+      'é/ü-ß.md': 'préfixe Needle 🎉 suffixe\nNeedleNeedle\n',
+      'deep/a/b/c/d/e.txt': 'Neeedle\nNeedle\n',
+      'bad-utf8.txt': Buffer.concat([Buffer.from('ok\n\xff\xfe Needle \xc3\n', 'latin1'), Buffer.from('end Needle')]),
+      'nul-late.txt': Buffer.concat([Buffer.alloc(9000, 'b'), Buffer.from([0]), Buffer.from('\nNeedle after a late NUL\n')]),
+      'nul-early.bin': Buffer.concat([Buffer.from('Needle'), Buffer.from([0]), Buffer.from('Needle\n')]),
+      'chunk-minus-1.txt': fill(MiB - 1, '\nNeedle'),
+      'chunk.txt': fill(MiB, '\nNeedle\n'),
+      'chunk-plus.txt': fill(MiB + 100, '\nNeedle\n'),
+      'limit.txt': fill(3000, '\nNeedle\n'),
+      'limit-plus-1.txt': fill(3001, '\nNeedle\n'),
+      'limit-plus-1-no-match.txt': fill(3001, '\nneedle\n'),
+    };
+    await files(tricky);
+    const reference = (pattern: RegExp, maxFileBytes: number) => {
+      const out: string[] = [];
+      const names = Object.keys(tricky).sort((a, b) => {
+        const x = a.split('/');
+        const y = b.split('/');
+        for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+        return x.length - y.length;
+      });
+      for (const name of names) {
+        const bytes = Buffer.from(tricky[name]);
+        if (bytes.length > maxFileBytes || bytes.subarray(0, 8192).includes(0)) continue;
+        const lines = bytes.toString('utf8').split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        lines.forEach((raw, i) => {
+          const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+          const found = pattern.exec(line);
+          if (found) out.push(`${name}:${i + 1}:${found.index + 1}:${line.length > 500 ? '' : line}`);
+        });
+      }
+      return out;
+    };
+    const shown = (options: GrepOptions) => hits(options).then((all) => all.map((h) => (h.length > 700 ? h.slice(0, h.lastIndexOf(':') + 1) : h)));
+    for (const maxFileBytes of [undefined, 3000]) {
+      const limit = maxFileBytes ?? Infinity;
+      // A literal (found in the bytes), a regular expression matched over the whole text, one matched line by line ($), and case-insensitive.
+      expect(await shown({ pattern: 'Needle', maxFileBytes })).toEqual(reference(/Needle/, limit));
+      expect(await shown({ pattern: 'Ne+dle', maxFileBytes })).toEqual(reference(/Ne+dle/, limit));
+      expect(await shown({ pattern: 'Needle$', maxFileBytes })).toEqual(reference(/Needle$/, limit));
+      expect(await shown({ pattern: 'needle', caseSensitive: false, maxFileBytes })).toEqual(reference(/needle/i, limit));
+    }
+    const capped = await grepFiles(root, { pattern: 'Needle', maxFileBytes: 3000 });
+    expect(capped.skipped.binary).toBe(1);
+    expect(capped.skipped.tooLarge.map((file) => path.relative(root, file)).sort()).toEqual([
+      'chunk-minus-1.txt',
+      'chunk-plus.txt',
+      'chunk.txt',
+      'limit-plus-1-no-match.txt',
+      'limit-plus-1.txt',
+      'nul-late.txt',
+    ]);
+    expect(capped.filesScanned).toBe(Object.keys(tricky).length - 6);
+  });
+
   it('skips a FIFO without blocking on it', async () => {
     const { execFileSync } = await import('node:child_process');
     await files({ 'a.txt': 'token\n' });

@@ -70,9 +70,9 @@
  *   shortenDiff(diff, maxBytes, why): { diff, cut }   cut at a line, with a note
  *   countMatches(hay, needle, from?, keep?)     every (overlapping) match in one linear pass
  *
- * walk.ts                                        -> WalkEntry { path, relative, name, type, depth }
+ * walk.ts                                        -> WalkEntry { path, relative, name, type, depth, parent }
  *   walk(root, { after?, excludes?, respectGitignore = true, gitignoreBoundary?, maxDepth?,
- *                signal?, onDirectory? }): AsyncGenerator<WalkEntry>
+ *                signal?, onDirectory?, keep?(name), counter? }): AsyncGenerator<WalkEntry>
  *   walkFiles(root, options)                     files only
  *   walkBatches(root, options): AsyncGenerator<WalkEntry[]>   same walk, for bulk consumers
  *   compareNames(a, b), compareRelativePaths(a, b), compileGlobs(globs, globOptions?, label?)

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { FsError, toFsError } from './errors.js';
 import { formatSize } from './format-size.js';
@@ -70,7 +71,7 @@ export async function readTail(source: TextSource, count: number, options: ReadL
       const slice = await tailOnce(handle, size, count, file, options);
       if (slice !== undefined) return slice;
       if (attempt === 3) throw new FsError('IO_ERROR', `${file} kept shrinking while its end was read; try again.`);
-      size = (await handle.stat()).size;
+      size = fstatSync(handle.fd).size;
     }
   });
 }
@@ -396,7 +397,8 @@ async function withFile<T>(
   try {
     const handle = typeof source === 'string' ? (opened = await openRegularFile(source)) : source.handle;
     let size: Promise<number> | undefined;
-    return await use(handle, () => (size ??= handle.stat().then((stats) => stats.size)), label);
+    // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
+    return await use(handle, () => (size ??= Promise.resolve(fstatSync(handle.fd).size)), label);
   } catch (error) {
     throw toFsError(error, label);
   } finally {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { compileSearchPattern, searchFiles } from './search.js';
+import { compileSearchPattern, findEntries, searchFiles } from './search.js';
 
 let root: string;
 
@@ -92,5 +92,72 @@ describe('compileSearchPattern fast path', () => {
         expect(fast(relative, relative.split('/').pop()!), `${pattern} ~ ${relative}`).toBe(glob(relative));
       }
     }
+  });
+});
+
+describe('"**/*.ext" applied by the walk itself', () => {
+  it('finds exactly what the general glob finds: special characters, case, dotfiles, directories and symlinks named so, excludes, .gitignore, every cursor', async () => {
+    const tricky = [
+      'a.md',
+      'A.MD',
+      '.md',
+      '.hidden.md',
+      '.dir/x.md',
+      'dir.md/inner.md',
+      'dir.md/other.txt',
+      'weird name [1] (x).md',
+      'new\nline.md',
+      'é/ü-ß.md',
+      'x.mdx',
+      'md',
+      'deep/a/b/c/d.md',
+      'deep/a/b/c/d.MD',
+      'ignored.md',
+      'ignored-dir/y.md',
+      'vendor/z.md',
+    ];
+    for (const file of tricky) {
+      await fsp.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fsp.writeFile(path.join(root, file), '');
+    }
+    await fsp.symlink('a.md', path.join(root, 'link.md'));
+    await fsp.symlink('deep', path.join(root, 'deep-link.md'));
+    await fsp.appendFile(path.join(root, '.gitignore'), 'ignored.md\nignored-dir/\n');
+    const list = async (pattern: string, options: Parameters<typeof findEntries>[2] = {}) => {
+      const out: string[] = [];
+      for await (const entry of findEntries(root, pattern, options)) out.push(`${entry.relative}|${entry.type}|${entry.path === path.join(root, entry.relative)}`);
+      return out;
+    };
+    // "[m]" keeps the same meaning but takes the general (glob) path.
+    expect(compileSearchPattern('**/*.md').byName).toBeDefined();
+    expect(compileSearchPattern('**/*.[m]d').byName).toBeUndefined();
+    const cases: Parameters<typeof findEntries>[2][] = [
+      {},
+      { globOptions: { caseInsensitive: true } },
+      { excludePatterns: ['vendor', '**/c/**'] },
+      { respectGitignore: false },
+    ];
+    for (const options of cases) {
+      const fast = await list('**/*.md', options);
+      expect(fast, JSON.stringify(options)).toEqual(await list('**/*.[m]d', options));
+      expect(fast.length).toBeGreaterThan(5);
+      // Resuming after any match (a page boundary) gives the rest, as the general path does.
+      for (const cursor of fast) {
+        const after = cursor.split('|')[0];
+        expect(await list('**/*.md', { ...options, after })).toEqual(await list('**/*.[m]d', { ...options, after }));
+      }
+    }
+    expect(await list('**/*.md')).toContain('dir.md|directory|true');
+    expect(await list('**/*.md')).toContain('deep-link.md|symlink|true');
+    expect(await list('**/*.md', { globOptions: { caseInsensitive: true } })).toContain('A.MD|file|true');
+  });
+
+  it('still counts every entry it examined in its progress reports', async () => {
+    const seen: number[] = [];
+    const all = await searchFiles(root, '**', {});
+    const result = await searchFiles(root, '**/*.nothing', { onProgress: (n) => seen.push(n) });
+    expect(result.matches).toEqual([]);
+    expect(result.scanned).toBe(all.matches.length);
+    expect(seen.at(-1)).toBe(all.matches.length);
   });
 });

@@ -77,8 +77,12 @@ export interface FindOptions extends Omit<SearchOptions, 'maxResults'> {
  */
 export async function* findEntries(root: string, pattern: string, options: FindOptions = {}): AsyncGenerator<WalkEntry> {
   const matches = compileSearchPattern(pattern, options.globOptions);
-  let scanned = 0;
+  const counter = { examined: 0 };
   const batches = walkBatches(root, {
+    // A pattern that selects by name alone ("**/*.md") is applied by the walk itself, so
+    // the entries it passes over cost no path strings and no objects.
+    keep: matches.byName,
+    counter,
     after: options.after,
     excludes: options.excludePatterns,
     globOptions: options.globOptions,
@@ -90,14 +94,17 @@ export async function* findEntries(root: string, pattern: string, options: FindO
   // Matching is linear in the length of each path (glob.ts), so it runs here, a batch
   // between two turns of the event loop, whatever the pattern.
   for await (const batch of batches) {
-    scanned += batch.length;
-    options.onProgress?.(scanned);
+    options.onProgress?.(counter.examined);
     for (const entry of batch) if (matches(entry.relative, entry.name)) yield entry;
   }
+  options.onProgress?.(counter.examined);
 }
 
+/** A compiled search_files pattern; `byName` when the name alone decides (the same answer for any relative path). */
+export type SearchPredicate = ((relative: string, name: string) => boolean) & { byName?: (name: string) => boolean };
+
 /** The predicate for a search_files pattern, compiled once. */
-export function compileSearchPattern(pattern: string, options: GlobOptions = {}): (relative: string, name: string) => boolean {
+export function compileSearchPattern(pattern: string, options: GlobOptions = {}): SearchPredicate {
   const windows = (options.platform ?? process.platform) === 'win32';
   const cleaned = (windows ? pattern.replace(/\\/g, '/') : pattern).trim().replace(/^\.\//, '');
   if (cleaned === '') {
@@ -110,9 +117,9 @@ export function compileSearchPattern(pattern: string, options: GlobOptions = {})
   if (byExtension) {
     const [, anyDepth, rawExtension] = byExtension;
     const extension = fold(rawExtension);
-    return anyDepth
-      ? (_relative, name) => fold(name).endsWith(extension)
-      : (relative, name) => !relative.includes('/') && fold(name).endsWith(extension);
+    if (!anyDepth) return (relative, name) => !relative.includes('/') && fold(name).endsWith(extension);
+    const byName = (name: string) => fold(name).endsWith(extension);
+    return Object.assign((_relative: string, name: string) => byName(name), { byName });
   }
   const glob = compileGlob(cleaned, options, 'The search pattern').test;
   const plain = !/[*?[\]{}\\]|[@?*+!]\(|^!/.test(cleaned);

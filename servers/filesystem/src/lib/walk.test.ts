@@ -46,13 +46,14 @@ describe('walk order', () => {
     expect(rel(await collect())).toEqual(['B.txt', 'a', 'a/Y.txt', 'a/y', 'a/y/x.txt', 'a/z.txt', 'a-c.txt', 'b.txt']);
   });
 
-  it('reports types, absolute paths and depths', async () => {
+  it('reports types, absolute paths, depths and parents', async () => {
     await tree(root, { 'd/f.txt': 'x' });
     await fsp.symlink('d/f.txt', path.join(root, 'link'));
+    const top = { path: root, relative: '' };
     expect(await collect()).toEqual([
-      { path: path.join(root, 'd'), relative: 'd', name: 'd', type: 'directory', depth: 1 },
-      { path: path.join(root, 'd', 'f.txt'), relative: 'd/f.txt', name: 'f.txt', type: 'file', depth: 2 },
-      { path: path.join(root, 'link'), relative: 'link', name: 'link', type: 'symlink', depth: 1 },
+      { path: path.join(root, 'd'), relative: 'd', name: 'd', type: 'directory', depth: 1, parent: top },
+      { path: path.join(root, 'd', 'f.txt'), relative: 'd/f.txt', name: 'f.txt', type: 'file', depth: 2, parent: { path: path.join(root, 'd'), relative: 'd' } },
+      { path: path.join(root, 'link'), relative: 'link', name: 'link', type: 'symlink', depth: 1, parent: top },
     ]);
   });
 

@@ -39,6 +39,8 @@ export interface WalkEntry {
   type: EntryType;
   /** 1 for the root's children, 2 for their children, ... */
   depth: number;
+  /** The directory it is in: its absolute path and its path relative to the root ('' for the root). */
+  parent: { path: string; relative: string };
 }
 
 export interface WalkOptions {
@@ -69,6 +71,14 @@ export interface WalkOptions {
    * goes on, and the caller can say what was left out.
    */
   onSkip?: (relative: string, reason: string) => void;
+  /**
+   * Only entries whose name this accepts are yielded (directories are walked either way):
+   * for a consumer that selects by name (search_files "**\/*.md"), the others are passed
+   * over before their paths are even built.
+   */
+  keep?: (name: string) => boolean;
+  /** Counts every entry examined (yielded or passed over by `keep`), for progress reports. */
+  counter?: { examined: number };
 }
 
 /** Every entry under `root` (not `root` itself), one at a time. */
@@ -90,6 +100,8 @@ const BATCH_SIZE = 256;
 interface Frame {
   dir: string;
   relative: string;
+  /** `dir` and `relative` as the entries' `parent`: one object shared by all of them. */
+  parent: { path: string; relative: string };
   /** Depth of this directory's children. */
   depth: number;
   entries?: Dirent[];
@@ -104,7 +116,7 @@ interface Frame {
  * entries (search, grep, tree) and should not pay a promise per entry.
  */
 export async function* walkBatches(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry[]> {
-  const { respectGitignore = true, maxDepth = Infinity, signal } = options;
+  const { respectGitignore = true, maxDepth = Infinity, signal, keep, counter } = options;
   signal?.throwIfAborted();
   assertDirectory(root);
   // Where the root really is: each directory listed is checked to be there (see readSorted).
@@ -112,7 +124,7 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
   const excluded = compileGlobs(options.excludes ?? [], options.globOptions, 'The exclude pattern');
   const rootIgnore = respectGitignore ? loadGitignoreChain(root, options.gitignoreBoundary ?? root, options.onIgnoreFileSkipped) : [];
   const after = options.after ? splitRelative(options.after) : undefined;
-  const stack: Frame[] = [{ dir: root, relative: '', depth: 1, index: 0, ignore: rootIgnore, after }];
+  const stack: Frame[] = [{ dir: root, relative: '', parent: { path: root, relative: '' }, depth: 1, index: 0, ignore: rootIgnore, after }];
   let batch: WalkEntry[] = [];
   const slicer = createTimeSlicer(signal);
 
@@ -120,7 +132,9 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
     const frame = stack[stack.length - 1];
     if (frame.entries === undefined) {
       if (batch.length >= BATCH_SIZE || slicer.due()) {
-        if (batch.length > 0) yield batch;
+        // With a counter, an empty batch too: the consumer can report progress through a
+        // long stretch where `keep` accepts nothing.
+        if (batch.length > 0 || counter) yield batch;
         batch = [];
         if (slicer.due()) await slicer.pause();
       }
@@ -150,15 +164,23 @@ export async function* walkBatches(root: string, options: WalkOptions = {}): Asy
     }
     if (respectGitignore && name === '.git') continue;
     const type = typeOf(dirent);
+    const kept = keep === undefined || keep(name);
+    if (!kept && type !== 'directory') {
+      if (counter && position > 0) counter.examined++;
+      continue;
+    }
     const relative = frame.relative === '' ? name : `${frame.relative}/${name}`;
     if (excluded(relative)) continue;
     const absolute = frame.dir === path.sep ? path.sep + name : frame.dir + path.sep + name;
     if (respectGitignore && frame.ignore.length > 0 && isIgnored(frame.ignore, absolute, type === 'directory')) continue;
     // The cursor entry itself was yielded on the previous page; its subtree may not have been.
-    if (position > 0) batch.push({ path: absolute, relative, name, type, depth: frame.depth });
+    if (position > 0) {
+      if (counter) counter.examined++;
+      if (kept) batch.push({ path: absolute, relative, name, type, depth: frame.depth, parent: frame.parent });
+    }
     if (type === 'directory' && frame.depth < maxDepth) {
       const rest = position === 0 && frame.after!.length > 1 ? frame.after!.slice(1) : undefined;
-      stack.push({ dir: absolute, relative, depth: frame.depth + 1, index: 0, ignore: frame.ignore, after: rest });
+      stack.push({ dir: absolute, relative, parent: { path: absolute, relative }, depth: frame.depth + 1, index: 0, ignore: frame.ignore, after: rest });
     }
   }
   if (batch.length > 0) yield batch;
