@@ -1,4 +1,4 @@
-import { promises as fsp, realpathSync, statSync, type Stats } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,14 +93,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
 
   async function resolveFile(requested: string): Promise<string> {
     const real = await resolveReadable(requested);
-    // Synchronous: the path was just resolved, so this is a look-up in the kernel's caches,
-    // cheaper than a trip through the thread pool (head and tail of a file are a few of those).
-    let stats: Stats;
-    try {
-      stats = statSync(real);
-    } catch (error) {
-      throw toFsError(error, requested);
-    }
+    const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
     if (!stats.isFile()) {
       throw new FsError(
         'NOT_A_FILE',
@@ -114,12 +107,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
 
   async function resolveDirectory(requested: string): Promise<string> {
     const real = await resolveReadable(requested);
-    let stats: Stats;
-    try {
-      stats = statSync(real); // synchronous, as in resolveFile
-    } catch (error) {
-      throw toFsError(error, requested);
-    }
+    const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
     if (!stats.isDirectory()) {
       throw new FsError('NOT_A_DIRECTORY', `${requested} is a file, not a directory. Give the directory that contains it.`);
     }
@@ -308,9 +296,7 @@ async function resolveDeepest(
   let current = absolute;
   for (;;) {
     try {
-      // The native realpath(3), synchronously: the same answer as fsp.realpath, from the
-      // kernel's caches, without a trip through the thread pool on every call.
-      const real = realpathSync.native(current);
+      const real = await fsp.realpath(current);
       if (missing.length === 0) return { real, exists: true };
       return await resolveMissingTail(real, missing, dirs, requested, hops);
     } catch (error) {
