@@ -308,6 +308,11 @@ describe('forged cursors', () => {
       const result = await session.call(tool, { ...args });
       const text = JSON.stringify(result);
       expect(text, tool).not.toMatch(/secret|TOP-SECRET|data-evil/);
+      // A resume point that is not below the listed directory is refused as a bad cursor, not a crash.
+      if (key.startsWith('/') || key.includes('..')) {
+        expect(result.isError, tool).toBe(true);
+        expect(text, tool).toMatch(/Invalid cursor/);
+      }
       for (const match of (result.structuredContent?.matches as { path: string }[] | undefined) ?? []) expect(match.path.startsWith(`${data}/`)).toBe(true);
     }
     expect(await snapshot(tree.dir)).toEqual(before);

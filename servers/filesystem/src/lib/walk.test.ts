@@ -101,6 +101,24 @@ describe('resuming with after', () => {
     expect(rel(await collect({ after: 'c/a' }))).toEqual(['c/d.txt', 'e.txt']);
   });
 
+  it.runIf(path.sep === '/')('resumes after a name holding a backslash (a plain character on POSIX)', async () => {
+    await tree(root, { 'a\\b/1.txt': '', 'a\\c.txt': '', 'b.txt': '' });
+    const all = rel(await collect());
+    expect(all).toEqual(['a\\b', 'a\\b/1.txt', 'a\\c.txt', 'b.txt']);
+    for (let i = 0; i < all.length; i++) expect(rel(await collect({ after: all[i] }))).toEqual(all.slice(i + 1));
+  });
+
+  it('refuses a resume point that is not below the root (a forged cursor), reading nothing', async () => {
+    await tree(root, { 'a.txt': '' });
+    for (const after of ['/', '/etc/passwd', '../outside', 'a/../../x', '..']) {
+      const read: string[] = [];
+      const error = await collect({ after, onDirectory: (dir) => read.push(dir) }).catch((e: unknown) => e);
+      expect(error, after).toBeInstanceOf(FsError);
+      expect((error as FsError).message).toMatch(/Invalid cursor/);
+      expect(read, after).toEqual([]);
+    }
+  });
+
   it('does not read the directories that sort before the cursor', async () => {
     await tree(root, { 'a/deep/x.txt': '', 'b/deep/y.txt': '', 'm/n/o.txt': '', 'm/p.txt': '', 'z/q.txt': '' });
     const read: string[] = [];

@@ -248,8 +248,19 @@ export function compileGlobs(patterns: readonly string[], options: GlobOptions =
   };
 }
 
+/**
+ * The segments of a resume point. It comes back from a client in a cursor, so anything that
+ * is not a path below the walk's root (empty, absolute, or with a `..`) is refused, never
+ * walked to.
+ */
 function splitRelative(relative: string): string[] {
-  return relative.split(/[\\/]+/).filter((segment) => segment !== '' && segment !== '.');
+  // `relative` joins names with "/"; on POSIX a backslash is part of a name.
+  const separators = path.sep === '\\' ? /[\\/]+/ : /\/+/;
+  const segments = relative.split(separators).filter((segment) => segment !== '' && segment !== '.');
+  if (segments.length === 0 || segments.includes('..') || path.isAbsolute(relative)) {
+    throw new FsError('INVALID_ARGUMENT', 'Invalid cursor: it does not point into this listing. Use the nextCursor from the previous page, or omit the cursor to start over.');
+  }
+  return segments;
 }
 
 function typeOf(dirent: Dirent): EntryType {
