@@ -326,6 +326,7 @@ export function takePage(
   const rows: unknown[][] = [];
   // [row in the page, column, full length] of each cell cut at limits.cellBytes.
   const cuts: number[][] = [];
+  const { rows: maxRows, bytes: maxBytes, cellBytes } = limits;
   let bytes = 0;
   let next = pending;
   for (;;) {
@@ -334,14 +335,37 @@ export function takePage(
       if (step.done) return { rows, more: false, pending: undefined, cuts };
       next = step.value;
     }
-    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next, cuts };
-    const at = rows.length;
-    const row = next.map((value, column) => {
-      const length = typeof value === 'string' ? value.length : value instanceof Uint8Array ? value.length * 2 : 0;
-      if (length > limits.cellBytes) cuts.push([at, column, typeof value === 'string' ? value.length : (value as Uint8Array).length]);
-      return jsonCell(value, limits.cellBytes);
-    });
-    for (const cell of row) bytes += cellSize(cell);
+    if (rows.length >= maxRows || (rows.length > 0 && bytes >= maxBytes)) return { rows, more: true, pending: next, cuts };
+    // The row is converted in place (the iterator hands out a new array per row): this loop
+    // runs once per cell of every page, so the common cells (numbers, short text, null)
+    // take one typeof and no call.
+    const row = next;
+    for (let column = 0; column < row.length; column++) {
+      const value = row[column];
+      switch (typeof value) {
+        case 'string':
+          if (value.length > cellBytes) {
+            cuts.push([rows.length, column, value.length]);
+            row[column] = jsonCell(value, cellBytes);
+          }
+          bytes += cellSize(row[column]);
+          break;
+        case 'bigint':
+          row[column] = jsonCell(value, cellBytes);
+          bytes += 12;
+          break;
+        case 'number':
+          if (!Number.isFinite(value)) row[column] = jsonCell(value, cellBytes);
+          bytes += 12;
+          break;
+        default:
+          if (value instanceof Uint8Array) {
+            if (value.length * 2 > cellBytes) cuts.push([rows.length, column, value.length]);
+            row[column] = jsonCell(value, cellBytes);
+          }
+          bytes += cellSize(row[column]);
+      }
+    }
     rows.push(row);
     next = undefined;
   }
