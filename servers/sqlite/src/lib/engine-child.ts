@@ -418,10 +418,10 @@ export interface ChildConfig {
 export function engineMain(config: ChildConfig, modules: { require(id: string): unknown }): void {
   const Database = modules.require('better-sqlite3') as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
-  // `ahead` is the next page, read while the parent handles this one (see the message loop);
-  // `failed` is the error reading it met, told on the call that asks for it.
+  // `failed` is the error reading the next page ahead met (see the message loop), told on
+  // the call that asks for that page.
   type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; failed?: unknown };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
   // under the server is noticed on the next call instead of being served from the old file.
@@ -488,14 +488,9 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     return [...names].sort();
   };
   const pageOf = (cursor: Cursor): Page => {
-    const { ahead, failed } = cursor;
-    cursor.ahead = undefined;
+    const { failed } = cursor;
     cursor.failed = undefined;
     if (failed !== undefined) throw failed;
-    if (ahead) {
-      cursor.usedAt = Date.now();
-      return ahead;
-    }
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
@@ -667,20 +662,26 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
 
   // Reads the page after the one just sent, while the parent and its client handle that
-  // one: paging then costs the larger of the two sides, not their sum. The parent keeps
-  // this process busy (and under the time limit) until 'read ahead' arrives.
-  const readAhead = (id: number, cursorId: string) => {
+  // one, and sends it at once: the parent keeps it for the cursor's session and answers
+  // the next call with it, so neither this process's encoding nor the parent's decoding
+  // of a page waits on the client. Paging then costs the slower side, not the sum. The
+  // parent keeps this process busy (and under the time limit) until 'read ahead' arrives,
+  // and asks for the next page ahead ('ahead') when it has handed this one out.
+  const readAhead = (id: number, cursorId: string, owner: unknown) => {
     const cursor = cursors.get(cursorId);
-    if (cursor && !cursor.ahead && cursor.failed === undefined) {
+    let page: unknown;
+    if (cursor && cursor.owner === owner && cursor.failed === undefined) {
       try {
-        const page = takePage(cursor.iterator, cursor.pending, config.limits);
-        cursor.pending = page.pending;
-        cursor.ahead = { rows: page.rows, more: page.more, cuts: page.cuts };
+        const taken = takePage(cursor.iterator, cursor.pending, config.limits);
+        cursor.pending = taken.pending;
+        cursor.usedAt = Date.now();
+        page = { columns: cursor.columns, rows: taken.rows, more: taken.more, cursor: taken.more ? cursorId : undefined, tables: [], cuts: taken.cuts };
+        if (!taken.more) closeCursor(cursorId);
       } catch (error) {
         cursor.failed = error;
       }
     }
-    if (process.connected) process.send!({ id, readAhead: true });
+    if (process.connected) process.send!({ id, readAhead: true, cursor: cursorId, page });
   };
 
   const closeAll = () => {
@@ -706,7 +707,11 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     // Replaced by another file: the next connections open the new one.
   };
 
-  process.on('message', (message: { id: number; op: string; request: unknown }) => {
+  process.on('message', (message: { id: number; op: string; request: any }) => {
+    if (message.op === 'ahead') {
+      readAhead(message.id, message.request.cursor, message.request.owner);
+      return;
+    }
     let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
     try {
       checkFile();
@@ -731,7 +736,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       reply.ahead = true;
       // Once the page is written out (it may be larger than the pipe holds).
       process.send!(reply, undefined, undefined, (error: Error | null) => {
-        if (!error) readAhead(message.id, cursorId);
+        if (!error) readAhead(message.id, cursorId, message.request.owner);
       });
     } else {
       process.send!(reply);
