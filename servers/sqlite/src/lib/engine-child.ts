@@ -418,10 +418,10 @@ export interface ChildConfig {
 export function engineMain(config: ChildConfig, modules: { require(id: string): unknown }): void {
   const Database = modules.require('better-sqlite3') as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
-  // `failed` is the error reading the next page ahead met (see the message loop), told on
-  // the call that asks for that page.
+  // `ahead` is the second page, read while the parent handles the first (see the message
+  // loop); `failed` is the error reading a page ahead met, told on the call that asks for it.
   type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; failed?: unknown };
+  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
   // under the server is noticed on the next call instead of being served from the old file.
@@ -488,9 +488,14 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     return [...names].sort();
   };
   const pageOf = (cursor: Cursor): Page => {
-    const { failed } = cursor;
+    const { ahead, failed } = cursor;
+    cursor.ahead = undefined;
     cursor.failed = undefined;
     if (failed !== undefined) throw failed;
+    if (ahead) {
+      cursor.usedAt = Date.now();
+      return ahead;
+    }
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
@@ -662,21 +667,28 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
 
   // Reads the page after the one just sent, while the parent and its client handle that
-  // one, and sends it at once: the parent keeps it for the cursor's session and answers
-  // the next call with it, so neither this process's encoding nor the parent's decoding
-  // of a page waits on the client. Paging then costs the slower side, not the sum. The
-  // parent keeps this process busy (and under the time limit) until 'read ahead' arrives,
-  // and asks for the next page ahead ('ahead') when it has handed this one out.
-  const readAhead = (id: number, cursorId: string, owner: unknown) => {
+  // one. The second page of a query stays here until asked for (most results are never
+  // paged further, and an unread page held by the parent would only cost it memory). Once
+  // the client pages on, each next page is sent as soon as it is read: the parent keeps it
+  // for the cursor's session and answers the next call with it, so neither this process's
+  // encoding nor the parent's decoding of a page waits on the client. Paging then costs the
+  // slower side, not the sum. The parent keeps this process busy (and under the time
+  // limit) until 'read ahead' arrives, and asks for the next page ahead ('ahead') when it
+  // has handed one out.
+  const readAhead = (id: number, cursorId: string, owner: unknown, send: boolean) => {
     const cursor = cursors.get(cursorId);
     let page: unknown;
-    if (cursor && cursor.owner === owner && cursor.failed === undefined) {
+    if (cursor && cursor.owner === owner && !cursor.ahead && cursor.failed === undefined) {
       try {
         const taken = takePage(cursor.iterator, cursor.pending, config.limits);
         cursor.pending = taken.pending;
         cursor.usedAt = Date.now();
-        page = { columns: cursor.columns, rows: taken.rows, more: taken.more, cursor: taken.more ? cursorId : undefined, tables: [], cuts: taken.cuts };
-        if (!taken.more) closeCursor(cursorId);
+        if (!send) {
+          cursor.ahead = { rows: taken.rows, more: taken.more, cuts: taken.cuts };
+        } else {
+          page = { columns: cursor.columns, rows: taken.rows, more: taken.more, cursor: taken.more ? cursorId : undefined, tables: [], cuts: taken.cuts };
+          if (!taken.more) closeCursor(cursorId);
+        }
       } catch (error) {
         cursor.failed = error;
       }
@@ -709,7 +721,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
 
   process.on('message', (message: { id: number; op: string; request: any }) => {
     if (message.op === 'ahead') {
-      readAhead(message.id, message.request.cursor, message.request.owner);
+      readAhead(message.id, message.request.cursor, message.request.owner, true);
       return;
     }
     let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
@@ -736,7 +748,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       reply.ahead = true;
       // Once the page is written out (it may be larger than the pipe holds).
       process.send!(reply, undefined, undefined, (error: Error | null) => {
-        if (!error) readAhead(message.id, cursorId, message.request.owner);
+        if (!error) readAhead(message.id, cursorId, message.request.owner, message.op === 'next');
       });
     } else {
       process.send!(reply);

@@ -73,8 +73,12 @@ interface Slot {
   generation: number;
   /** A generation whose child was stopped at the time limit while reading a cursor's next page ahead. */
   timedOutAhead?: number;
-  /** Next pages the child read ahead, by cursor, for the session that owns the cursor (dropped with the child). */
-  ahead: Map<string, { owner: string; page: object; timer: NodeJS.Timeout }>;
+  /**
+   * Next pages the child read ahead and sent, by cursor, for the session that owns the
+   * cursor (dropped with the child). No page: it was dropped unread, and the cursor
+   * cannot go on (its rows would be skipped).
+   */
+  ahead: Map<string, { owner: string; page?: object; timer?: NodeJS.Timeout }>;
 }
 
 /** Turns a SQLite error into what the caller should read. */
@@ -161,6 +165,24 @@ export function createEngine(options: EngineOptions): Engine {
     dropAhead(slot);
   };
 
+  // A page kept for a session that does not come back is dropped after the cursor's idle
+  // time, and the child is told to close the cursor (it would go on past the dropped
+  // rows); until it has, the cursor is refused here as expired.
+  const keepAhead = (slot: Slot, cursor: string, owner: string, page: object) => {
+    const generation = slot.generation;
+    const dropped = () => {
+      const forget = () => {
+        if (slot.ahead.get(cursor)?.page === undefined) slot.ahead.delete(cursor);
+      };
+      slot.ahead.set(cursor, { owner, timer: undefined });
+      slot.queue.push({ op: 'closeCursor', request: { cursor }, at: { slot: slot.index, generation }, owner, deadline: Date.now() + options.timeoutMs, resolve: forget, reject: forget });
+      schedule();
+    };
+    const timer = setTimeout(dropped, config.cursorIdleMs);
+    timer.unref();
+    slot.ahead.set(cursor, { owner, page, timer });
+  };
+
   // The child reads a cursor's next page ahead (job `id`): the slot stays busy, under the
   // time limit, until the page arrives; a child that runs past it is killed and the
   // cursor's next call says why.
@@ -202,12 +224,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Kept for the cursor's next call (no page: the cursor is gone or its reading
         // failed, which the child tells that call). Dropped with the child, or when the
         // session does not come back for it.
-        if (reply.page && reply.cursor !== undefined) {
-          const cursor = reply.cursor;
-          const timer = setTimeout(() => slot.ahead.delete(cursor), config.cursorIdleMs);
-          timer.unref();
-          slot.ahead.set(cursor, { owner: job.owner, page: reply.page, timer });
-        }
+        if (reply.page && reply.cursor !== undefined) keepAhead(slot, reply.cursor, job.owner, reply.page);
         finish(slot, () => undefined);
         return;
       }
@@ -295,6 +312,11 @@ export function createEngine(options: EngineOptions): Engine {
     // call goes to the child, which refuses it): answered now, and the child reads the next.
     const kept = job.op === 'next' ? slot.ahead.get(job.request.cursor as string) : undefined;
     if (kept && kept.owner === job.owner && slot.child) {
+      if (!kept.page) {
+        job.reject(new SqlError('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.', 'refused'));
+        queueMicrotask(schedule);
+        return;
+      }
       slot.ahead.delete(job.request.cursor as string);
       clearTimeout(kept.timer);
       job.resolve({ ...kept.page, at: { slot: slot.index, generation: slot.generation } });
