@@ -23,9 +23,9 @@ describe('pages read ahead', () => {
     await db?.cleanup();
   });
 
-  const start = async (cursorIdleMs = 30_000) => {
+  const start = async (cursorIdleMs = 30_000, timeoutMs = 10_000) => {
     db = await makeSqliteDb(ELEVEN);
-    engine = createEngine({ dbPath: db.file, write: false, timeoutMs: 10_000, limits: { rows: 2, bytes: 1e6, cellBytes: 1000 }, processes: 1, cursorIdleMs });
+    engine = createEngine({ dbPath: db.file, write: false, timeoutMs, limits: { rows: 2, bytes: 1e6, cellBytes: 1000 }, processes: 1, cursorIdleMs });
     return engineFor(engine, 'session-a');
   };
 
@@ -56,5 +56,21 @@ describe('pages read ahead', () => {
     expect(second.rows).toEqual([[3], [4]]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await expect(a.call<Page>('next', { cursor: second.cursor }, { at: second.at })).rejects.toThrow(/expired/);
+  });
+
+  it('read ahead after one was handed out are stopped at the time limit, and the cursor says so', async () => {
+    const a = await start(30_000, 500);
+    // Rows 1-8 come at once, then the query runs on forever looking for a ninth: the page
+    // after the third, read ahead once the third was handed out, never ends.
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x < 9 OR x < 0';
+    let page = await a.call<Page>('query', { sql, mode: 'read' });
+    const rows = [...page.rows];
+    for (let i = 0; i < 2; i++) {
+      page = await a.call<Page>('next', { cursor: page.cursor }, { at: page.at });
+      rows.push(...page.rows);
+    }
+    expect(rows.flat()).toEqual([1, 2, 3, 4, 5, 6]);
+    await expect(a.call<Page>('next', { cursor: page.cursor }, { at: page.at })).rejects.toThrow(/longer than 500 ms/);
+    expect((await a.call<Page>('query', { sql: 'SELECT 42', mode: 'read' })).rows).toEqual([[42]]);
   });
 });
