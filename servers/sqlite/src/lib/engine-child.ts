@@ -418,8 +418,8 @@ export interface ChildConfig {
 export function engineMain(config: ChildConfig, modules: { require(id: string): unknown }): void {
   const Database = modules.require('better-sqlite3') as typeof BetterSqlite3;
   type Db = BetterSqlite3.Database;
-  // `ahead` is the second page, read while the parent handles the first (see the message
-  // loop); `failed` is the error reading a page ahead met, told on the call that asks for it.
+  // `ahead` is the next page, read while the parent handles this one (see the message loop);
+  // `failed` is the error reading it met, told on the call that asks for it.
   type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
   type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
   const fs = modules.require('node:fs') as typeof import('node:fs');
@@ -667,33 +667,20 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
 
   // Reads the page after the one just sent, while the parent and its client handle that
-  // one. The second page of a query stays here until asked for (most results are never
-  // paged further, and an unread page held by the parent would only cost it memory). Once
-  // the client pages on, each next page is sent as soon as it is read: the parent keeps it
-  // for the cursor's session and answers the next call with it, so neither this process's
-  // encoding nor the parent's decoding of a page waits on the client. Paging then costs the
-  // slower side, not the sum. The parent keeps this process busy (and under the time
-  // limit) until 'read ahead' arrives, and asks for the next page ahead ('ahead') when it
-  // has handed one out.
-  const readAhead = (id: number, cursorId: string, owner: unknown, send: boolean) => {
+  // one: paging then costs the larger of the two sides, not their sum. The parent keeps
+  // this process busy (and under the time limit) until 'read ahead' arrives.
+  const readAhead = (id: number, cursorId: string) => {
     const cursor = cursors.get(cursorId);
-    let page: unknown;
-    if (cursor && cursor.owner === owner && !cursor.ahead && cursor.failed === undefined) {
+    if (cursor && !cursor.ahead && cursor.failed === undefined) {
       try {
-        const taken = takePage(cursor.iterator, cursor.pending, config.limits);
-        cursor.pending = taken.pending;
-        cursor.usedAt = Date.now();
-        if (!send) {
-          cursor.ahead = { rows: taken.rows, more: taken.more, cuts: taken.cuts };
-        } else {
-          page = { columns: cursor.columns, rows: taken.rows, more: taken.more, cursor: taken.more ? cursorId : undefined, tables: [], cuts: taken.cuts };
-          if (!taken.more) closeCursor(cursorId);
-        }
+        const page = takePage(cursor.iterator, cursor.pending, config.limits);
+        cursor.pending = page.pending;
+        cursor.ahead = { rows: page.rows, more: page.more, cuts: page.cuts };
       } catch (error) {
         cursor.failed = error;
       }
     }
-    if (process.connected) process.send!({ id, readAhead: true, cursor: cursorId, page });
+    if (process.connected) process.send!({ id, readAhead: true });
   };
 
   const closeAll = () => {
@@ -719,11 +706,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     // Replaced by another file: the next connections open the new one.
   };
 
-  process.on('message', (message: { id: number; op: string; request: any }) => {
-    if (message.op === 'ahead') {
-      readAhead(message.id, message.request.cursor, message.request.owner, true);
-      return;
-    }
+  process.on('message', (message: { id: number; op: string; request: unknown }) => {
     let reply: { id: number; ok: boolean; value?: unknown; ahead?: boolean; [key: string]: unknown };
     try {
       checkFile();
@@ -748,7 +731,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       reply.ahead = true;
       // Once the page is written out (it may be larger than the pipe holds).
       process.send!(reply, undefined, undefined, (error: Error | null) => {
-        if (!error) readAhead(message.id, cursorId, message.request.owner, message.op === 'next');
+        if (!error) readAhead(message.id, cursorId);
       });
     } else {
       process.send!(reply);

@@ -73,12 +73,6 @@ interface Slot {
   generation: number;
   /** A generation whose child was stopped at the time limit while reading a cursor's next page ahead. */
   timedOutAhead?: number;
-  /**
-   * Next pages the child read ahead and sent, by cursor, for the session that owns the
-   * cursor (dropped with the child). No page: it was dropped unread, and the cursor
-   * cannot go on (its rows would be skipped).
-   */
-  ahead: Map<string, { owner: string; page?: object; timer?: NodeJS.Timeout }>;
 }
 
 /** Turns a SQLite error into what the caller should read. */
@@ -151,51 +145,12 @@ export function createEngine(options: EngineOptions): Engine {
   };
   let hooked = false;
 
-  const dropAhead = (slot: Slot) => {
-    for (const kept of slot.ahead.values()) clearTimeout(kept.timer);
-    slot.ahead.clear();
-  };
-
   const kill = (slot: Slot) => {
     slot.child?.removeAllListeners('exit');
     slot.child?.kill('SIGKILL');
     slot.child = undefined;
     slot.ready = undefined;
     slot.generation++;
-    dropAhead(slot);
-  };
-
-  // A page kept for a session that does not come back is dropped after the cursor's idle
-  // time, and the child is told to close the cursor (it would go on past the dropped
-  // rows); until it has, the cursor is refused here as expired.
-  const keepAhead = (slot: Slot, cursor: string, owner: string, page: object) => {
-    const generation = slot.generation;
-    const dropped = () => {
-      const forget = () => {
-        if (slot.ahead.get(cursor)?.page === undefined) slot.ahead.delete(cursor);
-      };
-      slot.ahead.set(cursor, { owner, timer: undefined });
-      slot.queue.push({ op: 'closeCursor', request: { cursor }, at: { slot: slot.index, generation }, owner, deadline: Date.now() + options.timeoutMs, resolve: forget, reject: forget });
-      schedule();
-    };
-    const timer = setTimeout(dropped, config.cursorIdleMs);
-    timer.unref();
-    slot.ahead.set(cursor, { owner, page, timer });
-  };
-
-  // The child reads a cursor's next page ahead (job `id`): the slot stays busy, under the
-  // time limit, until the page arrives; a child that runs past it is killed and the
-  // cursor's next call says why.
-  const readingAhead = (slot: Slot, id: number, owner: string) => {
-    const generation = slot.generation;
-    const timer = setTimeout(() => {
-      slot.timedOutAhead = generation;
-      const stopped = slot.child;
-      kill(slot);
-      const exited = !stopped || stopped.exitCode !== null || stopped.signalCode !== null ? Promise.resolve() : new Promise((resolve) => stopped.once('exit', resolve));
-      void exited.then(() => finish(slot, () => undefined));
-    }, options.timeoutMs);
-    slot.running = { op: READ_AHEAD, request: {}, owner, deadline: Date.now() + options.timeoutMs, resolve: () => undefined, reject: () => undefined, id, timer, onAbort: () => undefined };
   };
 
   const start = (slot: Slot): Promise<void> => {
@@ -216,24 +171,28 @@ export function createEngine(options: EngineOptions): Engine {
       child.once('exit', (code, signal) => reject(new SqlError(`The SQLite engine stopped (${signal ?? code}) before it was ready.`)));
     });
     slot.ready.catch(() => undefined);
-    child.on('message', (reply: { id?: number; ok?: boolean; value?: unknown; name?: string; message?: string; code?: string; ahead?: boolean; readAhead?: boolean; cursor?: string; page?: object }) => {
+    child.on('message', (reply: { id?: number; ok?: boolean; value?: unknown; name?: string; message?: string; code?: string; ahead?: boolean; readAhead?: boolean }) => {
       const job = slot.running;
       if (reply.id === undefined || !job || job.id !== reply.id) return;
       if (job.op === READ_AHEAD) {
-        if (!reply.readAhead) return;
-        // Kept for the cursor's next call (no page: the cursor is gone or its reading
-        // failed, which the child tells that call). Dropped with the child, or when the
-        // session does not come back for it.
-        if (reply.page && reply.cursor !== undefined) keepAhead(slot, reply.cursor, job.owner, reply.page);
-        finish(slot, () => undefined);
+        if (reply.readAhead) finish(slot, () => undefined);
         return;
       }
       if (reply.ok && reply.ahead) {
-        // The child goes on to read the next page of the cursor.
+        // The child goes on to read the next page of the cursor: the slot stays busy, under
+        // the time limit, until it says it is done, then the next call is sent.
         clearTimeout(job.timer);
         job.signal?.removeEventListener('abort', job.onAbort);
-        readingAhead(slot, job.id, job.owner);
-        job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation: slot.generation } });
+        const generation = slot.generation;
+        const timer = setTimeout(() => {
+          slot.timedOutAhead = generation;
+          const stopped = slot.child;
+          kill(slot);
+          const exited = !stopped || stopped.exitCode !== null || stopped.signalCode !== null ? Promise.resolve() : new Promise((resolve) => stopped.once('exit', resolve));
+          void exited.then(() => finish(slot, () => undefined));
+        }, options.timeoutMs);
+        slot.running = { op: READ_AHEAD, request: {}, owner: job.owner, deadline: Date.now() + options.timeoutMs, resolve: () => undefined, reject: () => undefined, id: job.id, timer, onAbort: () => undefined };
+        job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation } });
         return;
       }
       finish(slot, () => (reply.ok ? job.resolve({ ...(reply.value as object), at: { slot: slot.index, generation: slot.generation } }) : job.reject(describeSqliteError(reply.name ?? 'Error', reply.message ?? '', reply.code, options))));
@@ -243,7 +202,6 @@ export function createEngine(options: EngineOptions): Engine {
       slot.child = undefined;
       slot.ready = undefined;
       slot.generation++;
-      dropAhead(slot);
       const job = slot.running;
       if (job) finish(slot, () => job.reject(new SqlError(`The SQLite engine stopped (${signal ?? `exit ${code}`}) during the call; it restarts on the next one.`)));
     });
@@ -278,7 +236,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       let slot = slots.find((candidate) => !candidate.running && candidate.queue.length === 0);
       if (!slot && slots.length < maxSlots) {
-        slot = { index: slots.length, queue: [], generation: 0, ahead: new Map() };
+        slot = { index: slots.length, queue: [], generation: 0 };
         slots.push(slot);
       }
       if (!slot) break;
@@ -289,7 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
     // the next call (another session's, when these are one session's runaways) does not
     // wait for a process to start. (One call at a time, the common case, starts no spare.)
     if (slots.length >= 2 && slots.length < maxSlots && slots.every((slot) => slot.running)) {
-      const spare: Slot = { index: slots.length, queue: [], generation: 0, ahead: new Map() };
+      const spare: Slot = { index: slots.length, queue: [], generation: 0 };
       slots.push(spare);
       start(spare).catch(() => undefined);
     }
@@ -308,26 +266,6 @@ export function createEngine(options: EngineOptions): Engine {
       return;
     }
     const id = nextId++;
-    // The page the child read ahead, when this session owns the cursor (another session's
-    // call goes to the child, which refuses it): answered now, and the child reads the next.
-    const kept = job.op === 'next' ? slot.ahead.get(job.request.cursor as string) : undefined;
-    if (kept && kept.owner === job.owner && slot.child) {
-      if (!kept.page) {
-        job.reject(new SqlError('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.', 'refused'));
-        queueMicrotask(schedule);
-        return;
-      }
-      slot.ahead.delete(job.request.cursor as string);
-      clearTimeout(kept.timer);
-      job.resolve({ ...kept.page, at: { slot: slot.index, generation: slot.generation } });
-      if ((kept.page as { more?: boolean }).more) {
-        readingAhead(slot, id, job.owner);
-        slot.child.send({ id, op: 'ahead', request: { cursor: job.request.cursor, owner: job.request.owner } });
-      } else {
-        queueMicrotask(schedule);
-      }
-      return;
-    }
     // The caller hears of the stop only once the child is gone, so its locks are released
     // and another process can write at once.
     const stop = (error: Error | (() => Promise<Error>)) => {
