@@ -667,8 +667,11 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
 
   // Reads the page after the one just sent, while the parent and its client handle that
-  // one: paging then costs the larger of the two sides, not their sum. The parent keeps
-  // this process busy (and under the time limit) until 'read ahead' arrives.
+  // one: paging then costs the larger of the two sides, not their sum. Only once the
+  // client pages on (after a 'next'): most results are never read past their first page,
+  // and a page read for nobody would cost this process a page of work and keep it busy
+  // for the next call. The parent keeps this process busy (and under the time limit)
+  // until 'read ahead' arrives.
   const readAhead = (id: number, cursorId: string) => {
     const cursor = cursors.get(cursorId);
     if (cursor && !cursor.ahead && cursor.failed === undefined) {
@@ -725,7 +728,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const e = error as { name?: string; message?: string; code?: string };
       reply = { id: message.id, ok: false, name: e.name ?? 'Error', message: String(e.message ?? error), code: e.code };
     }
-    const next = reply.ok && (message.op === 'query' || message.op === 'next') ? (reply.value as { more?: boolean; cursor?: string }) : undefined;
+    const next = reply.ok && message.op === 'next' ? (reply.value as { more?: boolean; cursor?: string }) : undefined;
     if (next?.more && next.cursor !== undefined) {
       const cursorId = next.cursor;
       reply.ahead = true;

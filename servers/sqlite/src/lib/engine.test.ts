@@ -78,4 +78,19 @@ describe('cursors and pages read ahead', () => {
     expect(rows.length).toBeGreaterThanOrEqual(4);
     expect((await a.call<Page>('query', { sql: 'SELECT 42', mode: 'read' })).rows).toEqual([[42]]);
   });
+
+  it('are read only once the client pages on: a first page left alone costs nothing more', async () => {
+    const a = await start(30_000, 300);
+    // The second page of this query never ends: read ahead, it would run the engine
+    // process into its time limit, which kills it (a new process, a new generation).
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x < 5 OR x < 0';
+    const endless = await a.call<Page>('query', { sql, mode: 'read' });
+    expect(endless.rows).toEqual([[1], [2]]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const after = await a.call<Page>('query', { sql: 'SELECT count(*) FROM n', mode: 'read' });
+    expect(after.at).toEqual(endless.at);
+    // Asked for, the page runs into the time limit like any statement.
+    await expect(a.call<Page>('next', { cursor: endless.cursor }, { at: endless.at })).rejects.toThrow(/longer than 300 ms/);
+  });
 });
+

@@ -1,6 +1,8 @@
+import { rm } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { constantLimit, exact, rowPerStep, straightLine, type ProgramOp } from './quick-reader.js';
+import { makeSqliteDb } from '@mcp-reference/test-harness';
+import { constantLimit, createQuickReader, exact, rowPerStep, straightLine, type ProgramOp } from './quick-reader.js';
 
 const db = new Database(':memory:');
 db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); CREATE VIEW v AS SELECT * FROM t;');
@@ -77,5 +79,24 @@ describe('rowPerStep: which programs walk one cursor and return a row on every s
     expect(exact([[1, 'a', 2.5, null, -(2 ** 53) + 1]])).toBe(true);
     expect(exact([[1], [2 ** 53 + 2]])).toBe(false);
     expect(exact([[-(2 ** 60)]])).toBe(false);
+  });
+});
+
+describe('createQuickReader', () => {
+  it('runs a statement that reads no table without the file or a transaction; a table read needs the file', async () => {
+    const fixture = await makeSqliteDb("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'one');");
+    const quick = createQuickReader({ dbPath: fixture.file, limits: { rows: 100, bytes: 1e6, cellBytes: 1000 } });
+    try {
+      expect(quick.read('SELECT 1 AS one, ? AS two', [2])?.rows).toEqual([[1, 2]]);
+      expect(quick.read('SELECT a FROM t WHERE id = 1', undefined)?.rows).toEqual([['one']]);
+      await rm(fixture.file);
+      // Judged once, it is run as judged: the answer cannot depend on the file.
+      expect(quick.read('SELECT 1 AS one, ? AS two', [3])?.rows).toEqual([[1, 3]]);
+      // The engine answers this one (and says the file is gone).
+      expect(quick.read('SELECT a FROM t WHERE id = 1', undefined)).toBeUndefined();
+    } finally {
+      quick.close();
+      await fixture.cleanup();
+    }
   });
 });

@@ -240,6 +240,16 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
       if (sql.length > MAX_SQL) return undefined;
       const cached = entries.get(sql);
       if (cached && !cached.stmt) return undefined;
+      // A statement that reads no table (SELECT 1, constants, bound values) needs neither
+      // the file nor a transaction: it is run as judged.
+      if (cached?.stmt && cached.version === undefined && !cached.scan) {
+        try {
+          const page = takePage((cached.stmt.all(...bindArgs(params)) as unknown[][])[Symbol.iterator](), undefined, { ...options.limits, rows: Number.MAX_SAFE_INTEGER });
+          return { columns: cached.columns, rows: page.rows, tables: cached.tables, cuts: page.cuts };
+        } catch {
+          return undefined;
+        }
+      }
       const conn = connection();
       if (!conn) return undefined;
       const args = bindArgs(params);
