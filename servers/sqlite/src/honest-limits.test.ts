@@ -61,6 +61,10 @@ describe('cells over 64 KiB', () => {
       const rest = await s.ok<QueryOut>('read_query', { query: 'SELECT substr(body, 196609, 65536) FROM doc WHERE id = 2' });
       expect(String(rest.rows[0][0]).endsWith('END')).toBe(true);
       expect((await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT body FROM doc WHERE id = 1' })).cells_cut).toBeUndefined();
+      // A walk with a LIMIT (answered in the server process) cuts the same cell the same way.
+      const walk = (await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT id, body FROM doc ORDER BY id LIMIT 2' }));
+      expect(walk.cells_cut).toEqual([{ row: 1, column: 'body', length: 200003 }]);
+      expect(String(walk.rows[1][1])).toMatch(/^a{65536}… \[truncated: 200003 characters in all\]$/);
     } finally {
       await s.close();
       await db.cleanup();
