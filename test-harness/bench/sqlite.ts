@@ -217,8 +217,10 @@ export async function measureSqlite(options: SqliteBenchOptions): Promise<{ rows
 
   // The peer, on the calls both servers have.
   const peer = await ensurePeer(log);
-  // The first ones are answered in our server process (bounded work); the small scan and
-  // the 10,000 rows go through an engine process (the time limit can kill it).
+  // Bounded work is answered in our server process: SELECT 1, the primary-key lookup, the
+  // schema, and the 10,000 rows (a walk of the table with a LIMIT within a page); the small
+  // scan and the rowid range (no LIMIT) go through an engine process (the time limit can
+  // kill it).
   const shared: { label: string; tool: string; args: Record<string, unknown>; info?: boolean }[] = [
     { label: 'read_query SELECT 1', tool: 'read_query', args: { query: 'SELECT 1' } },
     { label: 'read_query by primary key', tool: 'read_query', args: { query: 'SELECT * FROM items WHERE id = 500000' } },
@@ -226,6 +228,7 @@ export async function measureSqlite(options: SqliteBenchOptions): Promise<{ rows
     { label: 'list_tables', tool: 'list_tables', args: {} },
     { label: 'describe_table items', tool: 'describe_table', args: { table_name: 'items' } },
     { label: `read_query ${PAGE_ROWS.toLocaleString('en')} rows`, tool: 'read_query', args: { query: `SELECT * FROM items LIMIT ${PAGE_ROWS}` } },
+    { label: `read_query ${PAGE_ROWS.toLocaleString('en')} rows by a rowid range (engine process)`, tool: 'read_query', args: { query: `SELECT * FROM items WHERE id <= ${PAGE_ROWS}` }, info: true },
   ];
   const peerRows: RowInput[] = [];
   const peerDetails: Record<string, unknown> = { label: peer.label };

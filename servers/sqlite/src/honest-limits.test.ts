@@ -61,6 +61,10 @@ describe('cells over 64 KiB', () => {
       const rest = await s.ok<QueryOut>('read_query', { query: 'SELECT substr(body, 196609, 65536) FROM doc WHERE id = 2' });
       expect(String(rest.rows[0][0]).endsWith('END')).toBe(true);
       expect((await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT body FROM doc WHERE id = 1' })).cells_cut).toBeUndefined();
+      // A walk with a LIMIT (answered in the server process) cuts the same cell the same way.
+      const walk = (await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT id, body FROM doc ORDER BY id LIMIT 2' }));
+      expect(walk.cells_cut).toEqual([{ row: 1, column: 'body', length: 200003 }]);
+      expect(String(walk.rows[1][1])).toMatch(/^a{65536}… \[truncated: 200003 characters in all\]$/);
     } finally {
       await s.close();
       await db.cleanup();
@@ -154,6 +158,57 @@ describe('bounded reads answered in the server process', () => {
       db.exec(`DROP TABLE t; CREATE VIEW t AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id, 'v' AS a FROM c WHERE x < 0 OR x > 0;`);
       expect(await s.refused('read_query', { query: 'SELECT a FROM t WHERE id = ?', params: [2] })).toMatch(/longer than 3000 ms/);
       await expect(s.client.ping()).resolves.toBeDefined();
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});
+
+describe('walks with a LIMIT within a page, answered in the server process', () => {
+  const ROWS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300) INSERT INTO t SELECT x, 'row ' || x, x % 7 FROM c;";
+
+  it('is answered while the only engine process runs a runaway; a LIMIT with a filter waits for the engine', async () => {
+    const db = await makeSqliteDb(`CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); ${ROWS}`);
+    const s = await open({ dbPath: db.file, processes: 1 });
+    try {
+      const stop = new AbortController();
+      const runaway = s.call('read_query', { query: RUNAWAY }, { signal: stop.signal }).catch(() => 'cancelled');
+      const walk = await s.ok<QueryOut>('read_query', { query: 'SELECT * FROM t LIMIT 200' });
+      expect(walk).toMatchObject({ row_count: 200, truncated: false, tables: ['t'] });
+      expect(walk.rows[199]).toEqual([200, 'row 200', 200 % 7]);
+      const byIndex = await s.ok<QueryOut>('read_query', { query: 'SELECT id FROM t WHERE b BETWEEN 3 AND 3 ORDER BY b LIMIT 4' });
+      expect(byIndex.rows).toEqual([[3], [10], [17], [24]]);
+      // A filter can skip any number of rows per row returned: that one is the engine's,
+      // answered only once the runaway has given the engine process back.
+      let stopped = false;
+      const filtered = s.ok<QueryOut>('read_query', { query: "SELECT id FROM t WHERE a = 'row 9' LIMIT 1" }).then((out) => ({ out, stopped }));
+      await s.client.ping();
+      stopped = true;
+      stop.abort();
+      expect(await filtered).toEqual({ out: expect.objectContaining({ rows: [[9]] }), stopped: true });
+      await runaway;
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+
+  it('hands a result over the page budget to the engine, which pages it; integers past 2^53 keep every digit', async () => {
+    const db = await makeSqliteDb(`CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); ${ROWS}
+      CREATE TABLE big (n INTEGER); INSERT INTO big VALUES (1), (1152921504606846977);`);
+    const s = await open({ dbPath: db.file, maxPageBytes: 2000 });
+    try {
+      const first = await s.ok<QueryOut>('read_query', { query: 'SELECT * FROM t LIMIT 250' });
+      expect(first.truncated).toBe(true);
+      const rows = [...first.rows];
+      for (let cursor = first.nextCursor; cursor; ) {
+        const page = await s.ok<QueryOut>('read_query', { query: 'SELECT * FROM t LIMIT 250', cursor });
+        rows.push(...page.rows);
+        cursor = page.nextCursor;
+      }
+      expect(rows.map((row) => row[0])).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT n FROM big LIMIT 2' })).rows).toEqual([[1], ['1152921504606846977']]);
     } finally {
       await s.close();
       await db.cleanup();

@@ -326,6 +326,7 @@ export function takePage(
   const rows: unknown[][] = [];
   // [row in the page, column, full length] of each cell cut at limits.cellBytes.
   const cuts: number[][] = [];
+  const { rows: maxRows, bytes: maxBytes, cellBytes } = limits;
   let bytes = 0;
   let next = pending;
   for (;;) {
@@ -334,14 +335,37 @@ export function takePage(
       if (step.done) return { rows, more: false, pending: undefined, cuts };
       next = step.value;
     }
-    if (rows.length >= limits.rows || (rows.length > 0 && bytes >= limits.bytes)) return { rows, more: true, pending: next, cuts };
-    const at = rows.length;
-    const row = next.map((value, column) => {
-      const length = typeof value === 'string' ? value.length : value instanceof Uint8Array ? value.length * 2 : 0;
-      if (length > limits.cellBytes) cuts.push([at, column, typeof value === 'string' ? value.length : (value as Uint8Array).length]);
-      return jsonCell(value, limits.cellBytes);
-    });
-    for (const cell of row) bytes += cellSize(cell);
+    if (rows.length >= maxRows || (rows.length > 0 && bytes >= maxBytes)) return { rows, more: true, pending: next, cuts };
+    // The row is converted in place (the iterator hands out a new array per row): this loop
+    // runs once per cell of every page, so the common cells (numbers, short text, null)
+    // take one typeof and no call.
+    const row = next;
+    for (let column = 0; column < row.length; column++) {
+      const value = row[column];
+      switch (typeof value) {
+        case 'string':
+          if (value.length > cellBytes) {
+            cuts.push([rows.length, column, value.length]);
+            row[column] = jsonCell(value, cellBytes);
+          }
+          bytes += cellSize(row[column]);
+          break;
+        case 'bigint':
+          row[column] = jsonCell(value, cellBytes);
+          bytes += 12;
+          break;
+        case 'number':
+          if (!Number.isFinite(value)) row[column] = jsonCell(value, cellBytes);
+          bytes += 12;
+          break;
+        default:
+          if (value instanceof Uint8Array) {
+            if (value.length * 2 > cellBytes) cuts.push([rows.length, column, value.length]);
+            row[column] = jsonCell(value, cellBytes);
+          }
+          bytes += cellSize(row[column]);
+      }
+    }
     rows.push(row);
     next = undefined;
   }
@@ -643,8 +667,11 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
 
   // Reads the page after the one just sent, while the parent and its client handle that
-  // one: paging then costs the larger of the two sides, not their sum. The parent keeps
-  // this process busy (and under the time limit) until 'read ahead' arrives.
+  // one: paging then costs the larger of the two sides, not their sum. Only once the
+  // client pages on (after a 'next'): most results are never read past their first page,
+  // and a page read for nobody would cost this process a page of work and keep it busy
+  // for the next call. The parent keeps this process busy (and under the time limit)
+  // until 'read ahead' arrives.
   const readAhead = (id: number, cursorId: string) => {
     const cursor = cursors.get(cursorId);
     if (cursor && !cursor.ahead && cursor.failed === undefined) {
@@ -701,7 +728,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const e = error as { name?: string; message?: string; code?: string };
       reply = { id: message.id, ok: false, name: e.name ?? 'Error', message: String(e.message ?? error), code: e.code };
     }
-    const next = reply.ok && (message.op === 'query' || message.op === 'next') ? (reply.value as { more?: boolean; cursor?: string }) : undefined;
+    const next = reply.ok && message.op === 'next' ? (reply.value as { more?: boolean; cursor?: string }) : undefined;
     if (next?.more && next.cursor !== undefined) {
       const cursorId = next.cursor;
       reply.ahead = true;

@@ -1,12 +1,14 @@
+import { rm } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { straightLine, type ProgramOp } from './quick-reader.js';
+import { makeSqliteDb } from '@mcp-reference/test-harness';
+import { constantLimit, createQuickReader, exact, rowPerStep, straightLine, type ProgramOp } from './quick-reader.js';
+
+const db = new Database(':memory:');
+db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); CREATE VIEW v AS SELECT * FROM t;');
+const program = (sql: string, args: unknown[] = []) => db.prepare(`EXPLAIN ${sql}`).all(...args) as ProgramOp[];
 
 describe('straightLine: which compiled programs run each instruction at most once', () => {
-  const db = new Database(':memory:');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); CREATE VIEW v AS SELECT * FROM t;');
-  const program = (sql: string, args: unknown[] = []) => db.prepare(`EXPLAIN ${sql}`).all(...args) as ProgramOp[];
-
   it.each([
     ['SELECT 1'],
     ["SELECT ? + 1, 'a' || ?", [1, 'b']],
@@ -31,5 +33,70 @@ describe('straightLine: which compiled programs run each instruction at most onc
     ['SELECT * FROM t ORDER BY a LIMIT 1'],
   ])('%s is not', (sql) => {
     expect(straightLine(program(sql))).toBe(false);
+  });
+});
+
+describe('rowPerStep: which programs walk one cursor and return a row on every step', () => {
+  it.each([
+    ['SELECT * FROM t LIMIT 5'],
+    ['SELECT * FROM t'],
+    ['SELECT * FROM t ORDER BY b LIMIT 5'],
+    ['SELECT * FROM t ORDER BY id DESC LIMIT 5'],
+    ['SELECT * FROM t WHERE b BETWEEN 2 AND 9 LIMIT 3'],
+    ['SELECT a FROM t WHERE id > ? LIMIT 2', [3]],
+    ['SELECT * FROM v LIMIT 5'],
+    ['SELECT id, a || b FROM t LIMIT 5'],
+  ])('%s does', (sql, args = []) => {
+    expect(rowPerStep(program(sql, args as unknown[]))).toBe(true);
+  });
+
+  it.each([
+    // A filter skips rows without returning them: a step can return nothing.
+    ["SELECT * FROM t WHERE a = 'x' LIMIT 5"],
+    ['SELECT * FROM t WHERE b > 2 AND a IS NULL LIMIT 5'],
+    // An OFFSET skips rows the same way.
+    ['SELECT * FROM t LIMIT 5 OFFSET 1000000'],
+    // Two loops (a join), a sort, an aggregate, a function, a subquery, recursion, a table-valued function.
+    ['SELECT * FROM t, t AS u LIMIT 3'],
+    ['SELECT * FROM t ORDER BY a LIMIT 5'],
+    ['SELECT count(*) FROM t'],
+    ['SELECT abs(b) FROM t LIMIT 5'],
+    ['SELECT (SELECT max(b) FROM t) FROM t LIMIT 5'],
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 5'],
+    ["SELECT * FROM pragma_table_info('t') LIMIT 5"],
+    ['SELECT 1'],
+  ])('%s does not', (sql) => {
+    expect(rowPerStep(program(sql))).toBe(false);
+  });
+
+  it('reads the LIMIT only when it is a constant', () => {
+    expect(constantLimit(program('SELECT * FROM t LIMIT 5'))).toBe(5);
+    expect(constantLimit(program('SELECT * FROM t'))).toBeUndefined();
+    expect(constantLimit(program('SELECT * FROM t LIMIT ?', [5]))).toBeUndefined();
+  });
+
+  it('knows when plain numbers may have lost digits', () => {
+    expect(exact([[1, 'a', 2.5, null, -(2 ** 53) + 1]])).toBe(true);
+    expect(exact([[1], [2 ** 53 + 2]])).toBe(false);
+    expect(exact([[-(2 ** 60)]])).toBe(false);
+  });
+});
+
+describe('createQuickReader', () => {
+  it('runs a statement that reads no table without the file or a transaction; a table read needs the file', async () => {
+    const fixture = await makeSqliteDb("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'one');");
+    const quick = createQuickReader({ dbPath: fixture.file, limits: { rows: 100, bytes: 1e6, cellBytes: 1000 } });
+    try {
+      expect(quick.read('SELECT 1 AS one, ? AS two', [2])?.rows).toEqual([[1, 2]]);
+      expect(quick.read('SELECT a FROM t WHERE id = 1', undefined)?.rows).toEqual([['one']]);
+      await rm(fixture.file);
+      // Judged once, it is run as judged: the answer cannot depend on the file.
+      expect(quick.read('SELECT 1 AS one, ? AS two', [3])?.rows).toEqual([[1, 3]]);
+      // The engine answers this one (and says the file is gone).
+      expect(quick.read('SELECT a FROM t WHERE id = 1', undefined)).toBeUndefined();
+    } finally {
+      quick.close();
+      await fixture.cleanup();
+    }
   });
 });

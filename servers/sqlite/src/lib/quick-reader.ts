@@ -5,8 +5,15 @@
 //   EXPLAIN shows only straight-line opcodes that jump forward (constants, bound values,
 //   a row found by its rowid), so it runs each instruction at most once and returns at
 //   most a few rows. SELECT 1, VALUES-free constant expressions, PRAGMA user_version and
-//   primary-key lookups qualify; anything that scans, sorts, counts, recurses or calls a
-//   function goes to an engine process, which the time limit can kill.
+//   primary-key lookups qualify.
+// - A read statement that walks one table or index and returns a row on every step of
+//   the walk (no filter that skips rows, no OFFSET, no second loop, no function), with a
+//   LIMIT within one page: `SELECT * FROM t LIMIT 100`, `... ORDER BY indexed LIMIT 10`,
+//   `... WHERE indexed > ? LIMIT 10`. Its work is bounded by the rows it returns, and
+//   this reader stops at one page (rows and bytes): a result that does not fit is handed
+//   to the engine, having cost at most a page.
+//   Anything that filters, sorts, counts, recurses or calls a function goes to an engine
+//   process, which the time limit can kill.
 // The connection is read-only and never waits for a lock (busy timeout 0): a lock, an
 // error of any kind, or a changed schema sends the call to the engine, which answers it
 // as it always did. Nothing here decides what is allowed: the same guard
@@ -52,6 +59,62 @@ export function straightLine(program: ProgramOp[]): boolean {
   });
 }
 
+/** What a scan loop adds to STRAIGHT: walking a cursor, seeking it, ending the walk at a bound or a LIMIT. */
+const SCAN = new Set(['Rewind', 'Last', 'Next', 'Prev', 'SeekGT', 'SeekGE', 'SeekLT', 'SeekLE', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE', 'DeferredSeek', 'IdxRowid', 'DecrJumpZero']);
+
+/** Scan opcodes whose p2 is a jump target. */
+const SCAN_JUMPS = new Set(['Rewind', 'Last', 'Next', 'Prev', 'SeekGT', 'SeekGE', 'SeekLT', 'SeekLE', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE', 'DecrJumpZero']);
+
+/**
+ * Whether a program is one walk of a cursor that returns a row on every step: one loop
+ * (a Next or Prev jumping back to its body), every other jump forward; inside the body a
+ * ResultRow that no jump before it skips while staying in the loop (a jump may only leave
+ * the loop, which ends the walk). Each step then costs a bounded amount of work and
+ * yields a row, so reading n rows runs the body at most n + 1 times, however large the
+ * table. Tables opened in "main" only.
+ */
+export function rowPerStep(program: ProgramOp[]): boolean {
+  const last = program.length - 1;
+  let loop: { start: number; end: number } | undefined;
+  for (const [i, op] of program.entries()) {
+    if (!STRAIGHT.has(op.opcode) && !SCAN.has(op.opcode)) return false;
+    if (op.opcode === 'OpenRead' && op.p3 !== 0) return false;
+    const jumps = JUMPS.has(op.opcode) || SCAN_JUMPS.has(op.opcode);
+    if (!jumps || op.p2 === 0 || op.p2 > op.addr) continue;
+    if (i === last && op.opcode === 'Goto' && program[0]?.opcode === 'Init' && program[0].p2 > op.p2) continue;
+    if ((op.opcode !== 'Next' && op.opcode !== 'Prev') || loop) return false;
+    loop = { start: op.p2, end: op.addr };
+  }
+  if (!loop) return false;
+  const { start, end } = loop;
+  const body = program.filter((op) => op.addr >= start && op.addr < end);
+  const results = body.filter((op) => op.opcode === 'ResultRow');
+  if (results.length !== 1) return false;
+  const row = results[0].addr;
+  // Before the row: a jump lands before it or leaves the loop; one that lands between the
+  // row and the loop's end skips a row and keeps walking (a filter, an OFFSET).
+  return body.every((op) => op.addr >= row || !(JUMPS.has(op.opcode) || SCAN_JUMPS.has(op.opcode)) || op.p2 === 0 || op.p2 <= row || op.p2 > end);
+}
+
+/** The LIMIT of a program, when it is a constant (an Integer loaded into the register a DecrJumpZero counts down). */
+export function constantLimit(program: ProgramOp[]): number | undefined {
+  const counter = program.find((op) => op.opcode === 'DecrJumpZero');
+  if (!counter) return undefined;
+  const loads = program.filter((op) => op.opcode === 'Integer' && op.p2 === counter.p1);
+  return loads.length === 1 ? loads[0].p1 : undefined;
+}
+
+/**
+ * Whether rows read as plain numbers are exact: an integer beyond 2^53 may have lost
+ * digits (a REAL that large is sent to the engine too, which reads it exactly as well).
+ */
+export function exact(rows: unknown[][]): boolean {
+  for (const row of rows) {
+    for (const cell of row) if (typeof cell === 'number' && (cell > Number.MAX_SAFE_INTEGER || cell < Number.MIN_SAFE_INTEGER)) return false;
+  }
+  return true;
+}
+
 export interface QuickPage {
   columns: { name: string; type: string | null }[];
   rows: unknown[][];
@@ -70,6 +133,8 @@ export interface QuickReader {
 interface Entry {
   /** Undefined: not bounded, the engine runs it. */
   stmt?: BetterSqlite3.Statement;
+  /** A walk with a row per step (rowPerStep): read a page at most, else the engine runs it. */
+  scan?: boolean;
   columns: QuickPage['columns'];
   tables: string[];
   /** The schema version it was judged under, when it reads tables (a schema change can turn a table into a view). */
@@ -137,14 +202,20 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
     const verdict = inspectStatement(conn, sql, 'read', args);
     if (!verdict.reader) return { columns: [], tables: [] };
     const program = conn.prepare(`EXPLAIN ${sql}`).all(...args) as ProgramOp[];
-    if (!straightLine(program)) return { columns: [], tables: [] };
-    const stmt = verdict.stmt.raw(true).safeIntegers(true);
+    // A walk without a LIMIT within a page is left to the engine, which can page it: read
+    // here, it would be read twice (a page here, then again there).
+    const limit = constantLimit(program);
+    const scan = !straightLine(program) && rowPerStep(program) && limit !== undefined && limit >= 0 && limit <= options.limits.rows;
+    if (!scan && !straightLine(program)) return { columns: [], tables: [] };
+    // A walk reads many rows: integers as numbers, not BigInts (a BigInt per cell doubles
+    // the garbage of a page). One beyond 2^53 would have lost digits: see exact().
+    const stmt = verdict.stmt.raw(true).safeIntegers(!scan);
     const roots = verdict.readRoots;
     const tables = roots.length
       ? [...new Set((conn.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').all() as { tbl_name: string; rootpage: number }[]).filter((r) => roots.includes(r.rootpage)).map((r) => r.tbl_name))].sort()
       : [];
     const readsTables = program.some((op) => op.opcode === 'OpenRead' || op.opcode === 'Transaction');
-    return { stmt, columns: stmt.columns().map((c) => ({ name: c.name, type: c.type ?? null })), tables, version: readsTables ? version!.get() : undefined };
+    return { stmt, scan, columns: stmt.columns().map((c) => ({ name: c.name, type: c.type ?? null })), tables, version: readsTables ? version!.get() : undefined };
   };
 
   return {
@@ -169,6 +240,16 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
       if (sql.length > MAX_SQL) return undefined;
       const cached = entries.get(sql);
       if (cached && !cached.stmt) return undefined;
+      // A statement that reads no table (SELECT 1, constants, bound values) needs neither
+      // the file nor a transaction: it is run as judged.
+      if (cached?.stmt && cached.version === undefined && !cached.scan) {
+        try {
+          const page = takePage((cached.stmt.all(...bindArgs(params)) as unknown[][])[Symbol.iterator](), undefined, { ...options.limits, rows: Number.MAX_SAFE_INTEGER });
+          return { columns: cached.columns, rows: page.rows, tables: cached.tables, cuts: page.cuts };
+        } catch {
+          return undefined;
+        }
+      }
       const conn = connection();
       if (!conn) return undefined;
       const args = bindArgs(params);
@@ -188,6 +269,17 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
             entries.set(sql, entry);
           }
           if (!entry.stmt) return undefined;
+          if (entry.scan) {
+            // Row by row, so a page of long cells stops at the byte budget: then the engine
+            // answers (with a cursor for the rest).
+            const rows = entry.stmt.iterate(...args) as IterableIterator<unknown[]>;
+            try {
+              const page = takePage(rows, undefined, options.limits);
+              return page.more || !exact(page.rows) ? undefined : { columns: entry.columns, rows: page.rows, tables: entry.tables, cuts: page.cuts };
+            } finally {
+              rows.return?.();
+            }
+          }
           const page = takePage((entry.stmt.all(...args) as unknown[][])[Symbol.iterator](), undefined, { ...options.limits, rows: Number.MAX_SAFE_INTEGER });
           return { columns: entry.columns, rows: page.rows, tables: entry.tables, cuts: page.cuts };
         } finally {

@@ -1,0 +1,96 @@
+// The engine's cursors and the page it reads ahead: while a page is handled, the child
+// reads the cursor's next one under the time limit. Pages must come whole and in order,
+// only to the session that owns the cursor, and a cursor left unused must end, never skip.
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
+import { createEngine, engineFor, type Engine, type EngineSlot } from './engine.js';
+
+interface Page {
+  rows: unknown[][];
+  more: boolean;
+  cursor?: string;
+  at: EngineSlot;
+}
+
+const ELEVEN = 'CREATE TABLE n (i INTEGER PRIMARY KEY); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 11) INSERT INTO n SELECT x FROM c;';
+
+describe('cursors and pages read ahead', () => {
+  let db: SqliteFixture | undefined;
+  let engine: Engine | undefined;
+  afterEach(async () => {
+    await engine?.close();
+    await db?.cleanup();
+  });
+
+  const start = async (cursorIdleMs = 30_000, timeoutMs = 10_000) => {
+    db = await makeSqliteDb(ELEVEN);
+    engine = createEngine({ dbPath: db.file, write: false, timeoutMs, limits: { rows: 2, bytes: 1e6, cellBytes: 1000 }, processes: 1, cursorIdleMs });
+    return engineFor(engine, 'session-a');
+  };
+
+  it('come whole and in order, to the last row', async () => {
+    const a = await start();
+    let page = await a.call<Page>('query', { sql: 'SELECT i FROM n', mode: 'read' });
+    const rows = [...page.rows];
+    while (page.more) {
+      page = await a.call<Page>('next', { cursor: page.cursor }, { at: page.at });
+      rows.push(...page.rows);
+    }
+    expect(rows.flat()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('are not handed to another session, and stay for their own', async () => {
+    const a = await start();
+    const b = engineFor(engine!, 'session-b');
+    const first = await a.call<Page>('query', { sql: 'SELECT i FROM n', mode: 'read' });
+    const second = await a.call<Page>('next', { cursor: first.cursor }, { at: first.at });
+    await expect(b.call<Page>('next', { cursor: second.cursor }, { at: second.at })).rejects.toThrow(/belongs to another session/);
+    expect((await a.call<Page>('next', { cursor: second.cursor }, { at: second.at })).rows).toEqual([[5], [6]]);
+  });
+
+  it('left unused past the idle time end, instead of going on', async () => {
+    const a = await start(200);
+    const first = await a.call<Page>('query', { sql: 'SELECT i FROM n', mode: 'read' });
+    const second = await a.call<Page>('next', { cursor: first.cursor }, { at: first.at });
+    expect(second.rows).toEqual([[3], [4]]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await expect(a.call<Page>('next', { cursor: second.cursor }, { at: second.at })).rejects.toThrow(/expired/);
+  });
+
+  it('a page read ahead that never ends is stopped at the time limit, and the cursor says so', async () => {
+    const a = await start(30_000, 500);
+    // Rows 1-8 come at once, then the query runs on forever looking for a ninth: a page
+    // read ahead never ends. The rows that came are the first ones, in order.
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x < 9 OR x < 0';
+    let page = await a.call<Page>('query', { sql, mode: 'read' });
+    const rows = [...page.rows];
+    let stopped: unknown;
+    while (!stopped) {
+      try {
+        page = await a.call<Page>('next', { cursor: page.cursor }, { at: page.at });
+        rows.push(...page.rows);
+      } catch (error) {
+        stopped = error;
+      }
+    }
+    expect(String(stopped)).toMatch(/longer than 500 ms/);
+    expect(rows.flat()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].slice(0, rows.length));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect((await a.call<Page>('query', { sql: 'SELECT 42', mode: 'read' })).rows).toEqual([[42]]);
+  });
+
+  it('are read only once the client pages on: a first page left alone costs nothing more', async () => {
+    const a = await start(30_000, 300);
+    // The second page of this query never ends: read ahead, it would run the engine
+    // process into its time limit, which kills it (a new process, a new generation).
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x < 5 OR x < 0';
+    const endless = await a.call<Page>('query', { sql, mode: 'read' });
+    expect(endless.rows).toEqual([[1], [2]]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const after = await a.call<Page>('query', { sql: 'SELECT count(*) FROM n', mode: 'read' });
+    expect(after.at).toEqual(endless.at);
+    // Asked for, the page runs into the time limit like any statement.
+    await expect(a.call<Page>('next', { cursor: endless.cursor }, { at: endless.at })).rejects.toThrow(/longer than 300 ms/);
+  });
+});
+
