@@ -82,9 +82,10 @@ if (kind === 'server') {
     outExtension: { '.js': '.cjs' },
     plugins: [withoutAjv],
     outdir: 'dist',
-    // esbuild starts the script with 'use strict' (the sources are ES modules); then this.
+    // The sources are ES modules, so strict: the directive must come first in the script
+    // (esbuild's own "use strict" follows the banner, where it would be a plain string).
     banner: {
-      js: "var __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
+      js: "'use strict';\nvar __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
     },
   });
   const pkgName = JSON.parse(readFileSync(`${cwd}/package.json`, 'utf8')).name;

@@ -50,6 +50,8 @@ describe('repository layout', () => {
       expect(specifiersOf(bin).filter((s) => !isBuiltin(s)), name).toEqual([]);
       expect(bin, name).toContain('"./server.cjs"');
       const code = readFileSync(path.join(dir, 'dist/server.cjs'), 'utf8');
+      // Strict, as the ES modules it is built from: the directive has to be the first statement.
+      expect(code.startsWith("'use strict';"), `${name}: server.cjs starts with 'use strict'`).toBe(true);
       // Node's own modules, with or without "node:", are no dependency; nor is a regex's
       // `from '([^']+)'` (simple-git's output parsers) that the scan above also catches.
       // An optional require a dependency tries and lets fail (debug's supports-color) is none either.
