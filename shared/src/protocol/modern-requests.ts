@@ -60,16 +60,17 @@ export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequ
         const info = infoOf(--unasked, async () => round!.listRoots(), clientName);
         return { info, ext: build(info) };
       }
+      // Roots answered: known now, the same set for every request with this key.
+      const roots = round!.listRoots();
+      const known = async () => roots;
       let entry = bySet.get(key);
       if (!entry) {
         if (bySet.size >= MAX_ROOT_SETS) bySet.clear();
-        const roots = round!.listRoots();
         const version = nextVersion++;
-        entry = { version, ext: build(infoOf(version, async () => roots, undefined)) };
+        entry = { version, ext: build(infoOf(version, known, undefined)) };
         bySet.set(key, entry);
       }
-      const known = round!.listRoots();
-      return { info: infoOf(entry.version, async () => known, clientName), ext: entry.ext };
+      return { info: infoOf(entry.version, known, clientName), ext: entry.ext };
     },
   };
 }
