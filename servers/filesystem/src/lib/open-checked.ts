@@ -30,12 +30,12 @@ const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
  * final symlink; anything but a regular file is closed again and refused (NOT_A_FILE).
  * For grep and every other reader that walks or reads files it did not just check.
  */
-export async function openRegularFile(file: string, flags: number = constants.O_RDONLY): Promise<FileHandle> {
+export async function openRegularFile(file: string, flags: number = constants.O_RDONLY, label = file): Promise<FileHandle> {
   let handle: FileHandle;
   try {
     handle = await fsp.open(file, flags | O_NONBLOCK | O_NOFOLLOW);
   } catch (error) {
-    throw openError(error, file);
+    throw openError(error, label);
   }
   try {
     // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
@@ -44,14 +44,14 @@ export async function openRegularFile(file: string, flags: number = constants.O_
       throw new FsError(
         'NOT_A_FILE',
         stats.isDirectory()
-          ? `${file} is a directory, not a file. List it instead.`
-          : `${file} is not a regular file (device, socket or pipe) and cannot be read as one.`,
+          ? `${label} is a directory, not a file. List it, or give the path of a file inside it.`
+          : `${label} is not a regular file (device, socket or pipe) and cannot be read as one.`,
       );
     }
     return handle;
   } catch (error) {
     await handle.close().catch(() => undefined);
-    throw toFsError(error, file);
+    throw toFsError(error, label);
   }
 }
 

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,8 +128,10 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   }
 
   async function openFile(requested: string): Promise<{ handle: FileHandle; real: string }> {
-    const checked = await resolveFile(requested);
-    const handle = await openRegularFile(checked);
+    // No stat before the open: openRegularFile refuses anything but a regular file from
+    // the descriptor's own fstat, with resolveFile's messages (one thread-pool trip less).
+    const checked = await resolveReadable(requested);
+    const handle = await openRegularFile(checked, constants.O_RDONLY, requested);
     try {
       return { handle, real: await assertOpenedInside(handle, checked, contains, requested) };
     } catch (error) {
