@@ -4,7 +4,7 @@ import { createServer, type McpServer } from './server.js';
 import { defineResourceTemplate, defineTool } from './definitions.js';
 import { silentLogger } from './logging.js';
 import { connectInMemory, connectStdio, type Connection } from './client/index.js';
-import { jsonBytes } from './result-budget.js';
+import { fitsWithin, jsonBytes } from './result-budget.js';
 import { renderJson } from './results.js';
 import { ensureFixtureBin } from './testing/fixture-bin.js';
 
@@ -19,9 +19,40 @@ describe('jsonBytes', () => {
       { toJSON: () => ({ x: 1 }) },
       { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
       [0, -0, 9, 10, -10, 99, 100, 123456789, -987654321, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e21, 0.1, -1.5e-7],
-      ['lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', '\u007f\u0080\u07ff\u0800\uffff'],
+      ['lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 ok', '\u007f\u0080\u07ff\u0800\uffff'],      // Long texts take the engine's UTF-8 count unless something in them needs more than a newline's escape.
+      ['line é€😀\n'.repeat(300), 'tab\t'.repeat(300), 'quote "'.repeat(300), `${'x'.repeat(300)}\ud800`, 'ÿ'.repeat(1000)],
     ];
     for (const value of values) expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value)));
+  });
+});
+
+describe('fitsWithin', () => {
+  const worst: unknown[] = [
+    '\u0001'.repeat(200), // every character a 6-byte escape, under the long-string cut
+    '\u0001'.repeat(5000), // and over it (measured exactly)
+    '\ud800'.repeat(100), // lone surrogates: \udXXX each
+    Array.from({ length: 1000 }, () => -0.0000035367576877369353), // the longest a number gets
+    [-0.0000035367576877369353, -1.7976931348623157e308, -2.2250738585072014e-308, -Number.MAX_SAFE_INTEGER, Number.NaN],
+    { ['\u0002'.repeat(50)]: ['\u001f'.repeat(50), null, true, false, undefined], nested: [[[{ toJSON: () => '\u0003'.repeat(40) }]]] },
+    Array.from({ length: 300 }, (_, i) => [i, `item ${i}`, i * 1.37, i % 2 === 0]),
+  ];
+
+  it('never clears a value whose JSON is over the limit, at any limit', () => {
+    for (const value of worst) {
+      const size = Buffer.byteLength(JSON.stringify(value));
+      for (let limit = 0; limit <= size + 16; limit += Math.max(1, Math.floor(size / 97))) {
+        if (fitsWithin(value, limit)) expect(size, `${JSON.stringify(value).slice(0, 40)} at ${limit}`).toBeLessThanOrEqual(limit);
+      }
+      expect(fitsWithin(value, size - 1)).toBe(false);
+    }
+  });
+
+  it('clears rows of small values with room to spare, and a long text by its exact size', () => {
+    const rows = { rows: Array.from({ length: 10_000 }, (_, i) => [i, `item ${i}`, 'b', i * 1.37, i]), text: 'x'.repeat(100_000) };
+    const size = Buffer.byteLength(JSON.stringify(rows));
+    expect(fitsWithin(rows, 8 * 1024 * 1024)).toBe(true);
+    expect(fitsWithin({ text: 'x'.repeat(1_000_000) }, 1_000_100)).toBe(true);
+    expect(fitsWithin(rows, size - 1)).toBe(false);
   });
 });
 

@@ -62,6 +62,61 @@ export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY):
   return total;
 }
 
+/**
+ * True when `JSON.stringify(value)` is certainly at most `maxBytes` UTF-8 bytes, from an
+ * upper bound that reads no string's characters and formats no number: a string of n
+ * UTF-16 units is at most 6n + 2 bytes (an escape such as \u0001 is the worst case), a
+ * number at most 25 characters (-0.0000035367576877369353). False means "not certain":
+ * measure exactly with `jsonBytes`. Large answers of many small values (rows of a query)
+ * are cleared in a fraction of the exact walk, which costs about what serializing does.
+ * A string long enough to spoil the bound (6 bytes a character is far above the usual 1)
+ * is measured exactly, so one long text does not send a small answer down the slow path.
+ */
+export function fitsWithin(value: unknown, maxBytes: number): boolean {
+  let total = 0;
+  const visit = (item: unknown): boolean => {
+    switch (typeof item) {
+      case 'string':
+        total += item.length <= LONG_STRING ? 6 * item.length + 2 : stringBytes(item);
+        return total <= maxBytes;
+      case 'number':
+        total += 25;
+        return total <= maxBytes;
+      case 'boolean':
+        total += 5;
+        return total <= maxBytes;
+      case 'object':
+        break;
+      default:
+        total += 4; // undefined/function/symbol in an array are null; a bigint makes stringify throw
+        return total <= maxBytes;
+    }
+    if (item === null) {
+      total += 4;
+      return total <= maxBytes;
+    }
+    if (typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      return visit((item as { toJSON: () => unknown }).toJSON());
+    }
+    if (Array.isArray(item)) {
+      total += 2 + item.length; // brackets and commas
+      for (let i = 0; i < item.length; i++) if (!visit(item[i])) return false;
+      return total <= maxBytes;
+    }
+    total += 2;
+    for (const key in item as Record<string, unknown>) {
+      if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+      total += 6 * key.length + 4; // quotes, colon, comma
+      if (!visit((item as Record<string, unknown>)[key])) return false;
+    }
+    return total <= maxBytes;
+  };
+  return visit(value);
+}
+
+/** Strings up to this length are bounded by their length; longer ones are measured. */
+const LONG_STRING = 256;
+
 /** Characters of a safe integer in JSON, without building its string (rows of numbers are common). */
 function integerBytes(n: number): number {
   let digits = n < 0 ? 2 : 1;
@@ -69,8 +124,18 @@ function integerBytes(n: number): number {
   return digits;
 }
 
-/** Bytes of a JSON string literal: UTF-8 length, quotes and escapes, in one pass. */
+/** What JSON.stringify escapes or V8's UTF-8 length counts differently, but the newline. */
+const UNUSUAL = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
+
+/** Bytes of a JSON string literal: UTF-8 length, quotes and escapes. */
 function stringBytes(text: string): number {
+  // A long text (a file, a rendered table) has only newlines to escape, as a rule: the
+  // engine's own UTF-8 count and a count of newlines are several times faster than the loop.
+  if (text.length > LONG_STRING && !UNUSUAL.test(text)) {
+    let newlines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+    return Buffer.byteLength(text, 'utf8') + 2 + newlines;
+  }
   let bytes = 2;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -94,11 +159,12 @@ export function describeBytes(bytes: number): string {
 
 /**
  * Holds a tool result to the budget. Under it, the result is returned as it is (no
- * serialization: the size is walked). Over it, a result with structuredContent first
+ * serialization: a cheap upper bound clears most answers, else the exact size is walked). Over it, a result with structuredContent first
  * loses its long text rendering (the data stays, in structuredContent); if it is still
  * too large, it becomes an isError result that says how to ask for less.
  */
 export function fitResult(result: ToolResult, maxBytes: number, tool: string, whenTooLarge?: string): ToolResult {
+  if (fitsWithin(result, maxBytes)) return result;
   const size = jsonBytes(result, maxBytes * 4);
   if (size <= maxBytes) return result;
   const [first, ...rest] = result.content;
