@@ -232,6 +232,88 @@ describeAttack<RepoFixture>({
   cleanup: (f) => close(f),
 });
 
+// A config listing is reused between calls only while every file it came from stands still.
+const lateFilter = async (marker: Marker, name: string) => `[filter "late"]\n\tclean = ${await marker.program(name)}\n`;
+describeAttack<RepoFixture>({
+  name: 'config written between two calls, after the first listing was kept',
+  async arrange(marker) {
+    const repo = await sampleRepo();
+    await repo.commit('attributes', { '.gitattributes': '*.txt filter=late\n', 'a.txt': 'alpha\n' });
+    await repo.git('config', 'extensions.worktreeConfig', 'true');
+    // Relative to .git/config: .git/inc.cfg, present from the start and harmless.
+    await writeFile(repo.path('.git/inc.cfg'), '[core]\n\tquotePath = false\n');
+    await repo.git('config', 'include.path', 'inc.cfg');
+    return openOn(repo, marker);
+  },
+  reset: async ({ repo }) => {
+    await plainGit(repo.root, 'config', '--unset-all', 'filter.late.clean');
+    await rm(repo.path('.git/config.worktree'), { force: true });
+    await writeFile(repo.path('.git/inc.cfg'), '[core]\n\tquotePath = false\n');
+    await touch(repo.path('a.txt'));
+  },
+  async control({ repo, marker }) {
+    await writeFile(repo.path('.git/config.worktree'), await lateFilter(marker, 'worktree-clean'));
+    await touch(repo.path('a.txt'));
+    await plainGit(repo.root, 'status');
+    await expectMarker(marker, 'plain git status with a config.worktree');
+  },
+  cases: (
+    [
+      ['a filter set in .git/config', async (f) => plainGit(f.repo.root, 'config', 'filter.late.clean', await f.marker.program('config-clean'))],
+      ['a config.worktree that did not exist', async (f) => writeFile(f.repo.path('.git/config.worktree'), await lateFilter(f.marker, 'worktree-clean'))],
+      ['an included file rewritten in place', async (f) => writeFile(f.repo.path('.git/inc.cfg'), await lateFilter(f.marker, 'include-clean'))],
+    ] as [string, (f: RepoFixture) => Promise<unknown>][]
+  ).map(([name, change]) => ({
+    name: `${name}, between two git_status calls`,
+    outcome: 'harmless' as const,
+    async call(f: RepoFixture) {
+      const args = { repo_path: f.repo.root };
+      expect((await f.s.call('git_status', args)).isError).toBeFalsy();
+      expect((await f.s.call('git_status', args)).isError).toBeFalsy(); // the listing is reused here
+      await change(f);
+      await touch(f.repo.path('a.txt'));
+      return f.s.call('git_status', args);
+    },
+  })),
+  cleanup: (f) => close(f),
+});
+
+describeAttack<RepoFixture>({
+  name: 'an includeIf.onbranch that a checkout turns on',
+  async arrange(marker) {
+    const repo = await sampleRepo();
+    await repo.commit('attributes', { '.gitattributes': '*.txt filter=late\n', 'a.txt': 'alpha\n' });
+    await repo.git('branch', 'evil');
+    await writeFile(repo.path('.git/evil.cfg'), await lateFilter(marker, 'onbranch-clean'));
+    await repo.git('config', 'includeIf.onbranch:evil.path', 'evil.cfg');
+    return openOn(repo, marker);
+  },
+  reset: async ({ repo }) => {
+    await plainGit(repo.root, 'checkout', '-q', 'main');
+    await touch(repo.path('a.txt'));
+  },
+  async control({ repo, marker }) {
+    await plainGit(repo.root, 'checkout', '-q', 'evil');
+    await touch(repo.path('a.txt'));
+    await plainGit(repo.root, 'status');
+    await expectMarker(marker, 'plain git status on the branch');
+  },
+  cases: [
+    {
+      name: 'git_status on main, then on the branch after a plain checkout',
+      outcome: 'harmless',
+      async call({ s, repo }) {
+        expect((await s.call('git_status', { repo_path: repo.root })).isError).toBeFalsy();
+        expect((await s.call('git_status', { repo_path: repo.root })).isError).toBeFalsy();
+        await plainGit(repo.root, 'checkout', '-q', 'evil');
+        await touch(repo.path('a.txt'));
+        return s.call('git_status', { repo_path: repo.root });
+      },
+    },
+  ],
+  cleanup: (f) => close(f),
+});
+
 describeAttack<RepoFixture>({
   name: 'an include of a file in the work tree, which a reset brings back',
   async arrange(marker) {

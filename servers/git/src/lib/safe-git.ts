@@ -2,12 +2,13 @@ import { runGit, spawnGit, type RunOptions, type RunResult } from './git-runner.
 import { createRecordStreams, type RecordStream } from './record-stream.js';
 import type { Repo } from './repo.js';
 import { createCatFile, type CatResult } from './cat-file.js';
-import { untrustedOverrides, type GitlinkCache } from './untrusted-config.js';
+import { untrustedOverrides, type OverrideCaches } from './untrusted-config.js';
 
 /**
  * Runs git in a repository with the per-driver overrides its config calls for
- * (see `untrustedOverrides`), read afresh for every git command: whatever was checked
- * before is stale after any write (a reset can bring back an include), and serializes
+ * (see `untrustedOverrides`), checked for every git command: whatever was checked
+ * before is stale after any write (a reset can bring back an include), so a config
+ * listing is reused only while the files it came from are unchanged; and serializes
  * writes to each repository.
  */
 export interface GitRunner {
@@ -34,8 +35,8 @@ export function createGitRunner(): GitRunner {
   const cat = createCatFile();
   const records = createRecordStreams();
 
-  const gitlinks: GitlinkCache = new Map();
-  const overridesFor = (repo: Repo, signal?: AbortSignal) => untrustedOverrides(repo, signal, gitlinks);
+  const caches: OverrideCaches = { gitlinks: new Map(), listings: new Map() };
+  const overridesFor = (repo: Repo, signal?: AbortSignal) => untrustedOverrides(repo, signal, caches);
 
   return {
     async run(repo, args, options = {}) {

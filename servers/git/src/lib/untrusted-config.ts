@@ -4,10 +4,11 @@ import path from 'node:path';
 import { isWithinPath } from '@mcp-reference/shared/core';
 import { driverOverrides, GitError, runGit } from './git-runner.js';
 
-/** Where git runs: a work tree and its git directory. */
+/** Where git runs: a work tree and its git directory (and, when known, the common one). */
 interface Target {
   root: string;
   gitDir: string;
+  commonDir?: string;
 }
 
 /** Beyond this many nested repositories (submodules of submodules...) a call is refused. */
@@ -36,6 +37,79 @@ async function listConfig(target: Target, signal?: AbortSignal): Promise<ConfigE
 
 /** The gitlinks last read from each index, by git directory, with the index file's stamp. */
 export type GitlinkCache = Map<string, { stamp: string; links: string[] }>;
+
+/**
+ * What the last listing of each repository's config found, by git directory: the names
+ * its own config defines, and the files that listing depended on with their stamps.
+ */
+export type ConfigListingCache = Map<string, { files: string[]; stamp: string; names: string[] }>;
+
+/** What one call may reuse from earlier calls (each may be left out: read afresh). */
+export interface OverrideCaches {
+  gitlinks?: GitlinkCache;
+  listings?: ConfigListingCache;
+}
+
+/** Identity, size and both times of a file to the nanosecond, or "absent". */
+async function stampOf(files: readonly string[]): Promise<string> {
+  const stamps = await Promise.all(
+    files.map((file) =>
+      stat(file, { bigint: true }).then(
+        (s) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+        () => 'absent',
+      ),
+    ),
+  );
+  return stamps.join('|');
+}
+
+/**
+ * The names the repository's own config (local and worktree scope, includes followed)
+ * defines. A listing is reused while every file it came from, every file an include
+ * names (present or not) and every file git would read as this repository's config (the
+ * common config, config.worktree, even when absent) is unchanged: git writes config
+ * through a lock file and a rename, so any write changes the file's identity. Listings
+ * with an includeIf (its condition can turn on with no file changing: a checkout, for
+ * onbranch) and git directories that point to another common directory without the
+ * caller knowing it are listed afresh every time.
+ */
+async function localConfigNames(target: Target, signal: AbortSignal | undefined, cache: ConfigListingCache | undefined): Promise<string[]> {
+  const hit = cache?.get(target.gitDir);
+  if (hit !== undefined && (await stampOf(hit.files)) === hit.stamp) return hit.names;
+  const common = target.commonDir ?? target.gitDir;
+  const files = new Set([path.join(common, 'config'), path.join(target.gitDir, 'config.worktree'), path.join(target.gitDir, 'commondir')]);
+  // Stamped before the listing: a write during it makes the next call list again.
+  const before = cache ? await stampOf([...files]) : '';
+  const names: string[] = [];
+  let reusable = cache !== undefined;
+  if (target.commonDir === undefined && before.split('|')[2] !== 'absent') reusable = false;
+  for (const entry of await listConfig(target, signal)) {
+    // The repository's own config (and what it includes) is untrusted; the user's is not.
+    if (entry.scope !== 'local' && entry.scope !== 'worktree' && entry.scope !== 'unknown') continue;
+    names.push(entry.name);
+    if (entry.origin.startsWith('file:')) files.add(path.resolve(target.root, entry.origin.slice(5)));
+    else reusable = false;
+    if (/^includeif\./i.test(entry.name)) reusable = false;
+    if (/^include(if\..*)?\.path$/i.test(entry.name)) {
+      const included = includeTarget(entry, target);
+      if (included && isWithinPath(target.root, included) && !isWithinPath(target.gitDir, included)) {
+        throw new GitError(
+          `The config of ${target.root} includes ${included}, a file of its work tree that any checkout or reset would change. ` +
+            'Refusing to run git in it; move the include into the .git directory.',
+        );
+      }
+      if (included) files.add(included);
+    }
+  }
+  if (cache !== undefined) {
+    const list = [...files];
+    const stamp = await stampOf(list);
+    // Only what stood still while it was listed is kept.
+    if (reusable && stamp.startsWith(before)) cache.set(target.gitDir, { files: list, stamp, names });
+    else cache.delete(target.gitDir);
+  }
+  return names;
+}
 
 /**
  * Paths of the submodules git may recurse into: gitlinks of the index (`git ls-files -s
@@ -82,8 +156,9 @@ function includeTarget(entry: ConfigEntry, target: Target): string | undefined {
 
 /**
  * The `-c` settings that switch off every filter, textconv, external diff and merge
- * driver the repository's own config defines, read afresh at each call (a reset or a
- * checkout can change what the config includes), and of every checked-out submodule
+ * driver the repository's own config defines, checked at each call (a reset or a
+ * checkout can change what the config includes: see `localConfigNames` for when a
+ * listing is reused), and of every checked-out submodule
  * git could recurse into, submodules of submodules too: a submodule's own config
  * (`.git/modules/<name>/config`) is read by the `git status` that git runs inside it,
  * and settings given with `-c` reach that process (GIT_CONFIG_PARAMETERS) while a
@@ -98,7 +173,7 @@ function includeTarget(entry: ConfigEntry, target: Target): string | undefined {
  * would change the config under a running git), and a tree of more than 64 nested
  * repositories.
  */
-export async function untrustedOverrides(top: Target, signal?: AbortSignal, cache?: GitlinkCache): Promise<string[]> {
+export async function untrustedOverrides(top: Target, signal?: AbortSignal, caches: OverrideCaches = {}): Promise<string[]> {
   const names: string[] = [];
   const seen = new Set<string>();
   const queue: Target[] = [top];
@@ -107,21 +182,8 @@ export async function untrustedOverrides(top: Target, signal?: AbortSignal, cach
     if (seen.has(target.gitDir)) continue;
     seen.add(target.gitDir);
     if (seen.size > MAX_REPOSITORIES) throw new GitError(`${top.root} has more than ${MAX_REPOSITORIES} nested submodules; refusing to work in it.`);
-    for (const entry of await listConfig(target, signal)) {
-      // The repository's own config (and what it includes) is untrusted; the user's is not.
-      if (entry.scope !== 'local' && entry.scope !== 'worktree' && entry.scope !== 'unknown') continue;
-      names.push(entry.name);
-      if (/^include(if\..*)?\.path$/i.test(entry.name)) {
-        const included = includeTarget(entry, target);
-        if (included && isWithinPath(target.root, included) && !isWithinPath(target.gitDir, included)) {
-          throw new GitError(
-            `The config of ${target.root} includes ${included}, a file of its work tree that any checkout or reset would change. ` +
-              'Refusing to run git in it; move the include into the .git directory.',
-          );
-        }
-      }
-    }
-    for (const link of await gitlinks(target, cache, signal)) {
+    names.push(...(await localConfigNames(target, signal, caches.listings)));
+    for (const link of await gitlinks(target, caches.gitlinks, signal)) {
       const dir = path.join(target.root, link);
       const gitDir = await submoduleGitDir(dir);
       if (gitDir !== undefined) queue.push({ root: dir, gitDir });
