@@ -7,6 +7,7 @@ import { chmod, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
+import { dirname, resolve as resolvePath } from 'node:path';
 
 const kind = process.argv[2];
 const cwd = process.cwd();
@@ -30,6 +31,22 @@ const withoutAjv = {
         path === 'server-shims'
           ? "import process from 'node:process'; export { process }; export class DefaultJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }"
           : "export class AjvJsonSchemaValidator { constructor() { throw new Error('Ajv is not bundled: pass jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
+// zod re-exports every locale (about 300 KB of the bundle) as a namespace that esbuild
+// cannot drop; the servers use only the English messages zod configures by default.
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](core|classic)$/.test(args.resolveDir) ? { path: resolvePath(args.resolveDir, '../locales/en.js'), namespace: 'zod-en' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-en' }, ({ path }) => ({
+      contents: `export { default as en } from ${JSON.stringify(path)};`,
+      resolveDir: dirname(path),
       loader: 'js',
     }));
   },
@@ -80,7 +97,7 @@ if (kind === 'server') {
     },
     entryPoints: { server: 'src/cli.ts' },
     outExtension: { '.js': '.cjs' },
-    plugins: [withoutAjv],
+    plugins: [withoutAjv, englishOnly],
     outdir: 'dist',
     // The sources are ES modules, so strict: the directive must come first in the script
     // (esbuild's own "use strict" follows the banner, where it would be a plain string).

@@ -52,6 +52,9 @@ describe('repository layout', () => {
       const code = readFileSync(path.join(dir, 'dist/server.cjs'), 'utf8');
       // Strict, as the ES modules it is built from: the directive has to be the first statement.
       expect(code.startsWith("'use strict';"), `${name}: server.cjs starts with 'use strict'`).toBe(true);
+      // zod's messages in English only (scripts/bundle.mjs): the French one is a sample of the 40 others.
+      expect(code, `${name}: zod's English messages`).toContain('Invalid input: expected ');
+      expect(code.includes('Entr\\xE9e invalide'), `${name}: zod's other locales are left out`).toBe(false);
       // Node's own modules, with or without "node:", are no dependency; nor is a regex's
       // `from '([^']+)'` (simple-git's output parsers) that the scan above also catches.
       // An optional require a dependency tries and lets fail (debug's supports-color) is none either.
