@@ -40,19 +40,22 @@ export async function openRegularFile(file: string, flags: number = constants.O_
   try {
     // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
     const stats = fstatSync(handle.fd);
-    if (!stats.isFile()) {
-      throw new FsError(
-        'NOT_A_FILE',
-        stats.isDirectory()
-          ? `${label} is a directory, not a file. List it, or give the path of a file inside it.`
-          : `${label} is not a regular file (device, socket or pipe) and cannot be read as one.`,
-      );
-    }
+    if (!stats.isFile()) throw notAFile(label, stats);
     return handle;
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw toFsError(error, label);
   }
+}
+
+/** NOT_A_FILE for `label`, which turned out to be a directory or a special file. */
+export function notAFile(label: string, stats: { isDirectory(): boolean }): FsError {
+  return new FsError(
+    'NOT_A_FILE',
+    stats.isDirectory()
+      ? `${label} is a directory, not a file. List it, or give the path of a file inside it.`
+      : `${label} is not a regular file (device, socket or pipe) and cannot be read as one.`,
+  );
 }
 
 /** Opens a directory (not a symlink to one) to learn where it really is. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWithinPath } from '@mcp-reference/shared/core';
 import { FsError, errnoCode, toFsError } from './errors.js';
-import { assertOpenedInside, openRegularFile } from './open-checked.js';
+import { assertOpenedInside, notAFile, openRegularFile } from './open-checked.js';
 import { pathFlavor, type PathFlavor } from './path-flavor.js';
 
 /**
@@ -94,14 +94,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   async function resolveFile(requested: string): Promise<string> {
     const real = await resolveReadable(requested);
     const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
-    if (!stats.isFile()) {
-      throw new FsError(
-        'NOT_A_FILE',
-        stats.isDirectory()
-          ? `${requested} is a directory, not a file. List it, or give the path of a file inside it.`
-          : `${requested} is not a regular file (device, socket or pipe) and cannot be read as one.`,
-      );
-    }
+    if (!stats.isFile()) throw notAFile(requested, stats);
     return real;
   }
 
