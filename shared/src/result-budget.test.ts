@@ -31,6 +31,9 @@ describe('fitsWithin', () => {
     '\u0001'.repeat(200), // every character a 6-byte escape, under the long-string cut
     '\u0001'.repeat(5000), // and over it (measured exactly)
     '\ud800'.repeat(100), // lone surrogates: \udXXX each
+    '€'.repeat(1000), // 3 bytes each, a long string bounded without a count
+    `${'"'.repeat(500)}\u0001`, // escapes of 2 bytes and one of 6 in a long string
+    `${'😀'.repeat(300)}\ud800`,
     Array.from({ length: 1000 }, () => -0.0000035367576877369353), // the longest a number gets
     [-0.0000035367576877369353, -1.7976931348623157e308, -2.2250738585072014e-308, -Number.MAX_SAFE_INTEGER, Number.NaN],
     { ['\u0002'.repeat(50)]: ['\u001f'.repeat(50), null, true, false, undefined], nested: [[[{ toJSON: () => '\u0003'.repeat(40) }]]] },
@@ -47,11 +50,14 @@ describe('fitsWithin', () => {
     }
   });
 
-  it('clears rows of small values with room to spare, and a long text by its exact size', () => {
+  it('clears rows of small values with room to spare, and a long text by a bound or its exact size', () => {
     const rows = { rows: Array.from({ length: 10_000 }, (_, i) => [i, `item ${i}`, 'b', i * 1.37, i]), text: 'x'.repeat(100_000) };
     const size = Buffer.byteLength(JSON.stringify(rows));
     expect(fitsWithin(rows, 8 * 1024 * 1024)).toBe(true);
-    expect(fitsWithin({ text: 'x'.repeat(1_000_000) }, 1_000_100)).toBe(true);
+    // A long text: 3 bytes a character at most, without counting; one that holds a 6-byte escape is measured.
+    expect(fitsWithin({ text: 'x'.repeat(1_000_000) }, 3_000_100)).toBe(true);
+    expect(fitsWithin({ text: 'x'.repeat(1_000_000) }, 2_000_000)).toBe(false);
+    expect(fitsWithin({ text: `${'x'.repeat(1_000_000)}\u0001` }, 1_000_100)).toBe(true);
     expect(fitsWithin(rows, size - 1)).toBe(false);
   });
 });

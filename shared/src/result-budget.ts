@@ -69,15 +69,17 @@ export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY):
  * number at most 25 characters (-0.0000035367576877369353). False means "not certain":
  * measure exactly with `jsonBytes`. Large answers of many small values (rows of a query)
  * are cleared in a fraction of the exact walk, which costs about what serializing does.
- * A string long enough to spoil the bound (6 bytes a character is far above the usual 1)
- * is measured exactly, so one long text does not send a small answer down the slow path.
+ * A long string is bounded by 3 bytes a unit when nothing in it escapes to 6 (one regex
+ * scan, no count), else measured exactly, so one long text does not spoil the bound.
  */
 export function fitsWithin(value: unknown, maxBytes: number): boolean {
   let total = 0;
   const visit = (item: unknown): boolean => {
     switch (typeof item) {
       case 'string':
-        total += item.length <= LONG_STRING ? 6 * item.length + 2 : stringBytes(item);
+        // Longer: 3 bytes a unit (a UTF-8 character of the BMP; an escape such as \" or \n
+        // is 2) unless it holds a character that escapes to 6 or a surrogate; then measured.
+        total += item.length <= LONG_STRING ? 6 * item.length + 2 : SIX_BYTE_ESCAPES.test(item) ? stringBytes(item) : 3 * item.length + 2;
         return total <= maxBytes;
       case 'number':
         total += 25;
@@ -114,8 +116,11 @@ export function fitsWithin(value: unknown, maxBytes: number): boolean {
   return visit(value);
 }
 
-/** Strings up to this length are bounded by their length; longer ones are measured. */
+/** Strings up to this length are bounded by 6 bytes a unit; longer ones more closely. */
 const LONG_STRING = 256;
+
+/** Characters JSON writes as \u00XX, and surrogates (a lone one is written \udXXX). */
+const SIX_BYTE_ESCAPES = /[\u0000-\u0007\u000b\u000e-\u001f\ud800-\udfff]/;
 
 /** Characters of a safe integer in JSON, without building its string (rows of numbers are common). */
 function integerBytes(n: number): number {
