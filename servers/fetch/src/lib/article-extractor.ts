@@ -653,7 +653,7 @@ export function extractArticle(page: ParsedPage, metadata: ArticleMetadata): Ext
   const state: WalkState = { title: metadata.title, metadataByline: !!metadata.byline };
   const attempts: { content: HNode; length: number }[] = [];
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
-  const parsed = snapshot(page.root);
+  const parsed = page.shape ?? snapshot(page.root);
   for (;;) {
     const content = grab(page, flags, state);
     const length = content.len!;

@@ -33,6 +33,10 @@ export interface ParsedPage {
   metas: Record<string, string>[];
   /** The text of every <script type="application/ld+json">. */
   jsonLd: string[];
+  /** The <h1> and <h2> elements, in document order. */
+  headings: HNode[];
+  /** The tree's shape as parsed, recorded on the way (none when the parser had to add a <body>). */
+  shape?: TreeSnapshot;
 }
 
 /** Never built: no reader wants their content. (`math` is kept: it renders from its annotation.) */
@@ -178,7 +182,8 @@ export function cloneTree(node: HNode): HNode {
 /** The shape of a tree as parsed: its nodes in document order, each one's parent and tag. */
 export interface TreeSnapshot {
   nodes: HNode[];
-  parents: Int32Array;
+  /** Index in `nodes` of each node's parent (-1 for the root); a parent comes before its children. */
+  parents: ArrayLike<number>;
   tags: string[];
 }
 
@@ -278,6 +283,17 @@ export function parseHtml(html: string): ParsedPage {
   let json = '';
   const metas: Record<string, string>[] = [];
   const jsonLd: string[] = [];
+  const headings: HNode[] = [];
+  // The tree's shape, recorded as it is built (see snapshot): no walk over the tree later.
+  const nodes: HNode[] = [root];
+  const parents: number[] = [-1];
+  const tags: string[] = [root.tag];
+  const openIndex: number[] = [0];
+  const record = (node: HNode) => {
+    nodes.push(node);
+    parents.push(openIndex[openIndex.length - 1]);
+    tags.push(node.tag);
+  };
   // One entry per open tag: 'k' kept, 's' skipped (dropped subtree), 'f' flattened (too deep).
   const open: ('k' | 's' | 'f')[] = [];
   let skipping = 0;
@@ -303,11 +319,14 @@ export function parseHtml(html: string): ParsedPage {
         // Most elements have no attributes: they share one empty object, one object fewer per node.
         const node = element(name, hasAny(attrs) ? attrs : NO_ATTRS);
         append(current, node);
+        record(node);
         if (name === 'body' && !body) body = node;
+        else if (name === 'h1' || name === 'h2') headings.push(node);
         if (!VOID.has(name)) {
           current = node;
           depth++;
           open.push('k');
+          openIndex.push(nodes.length - 1);
         }
       },
       ontext(text) {
@@ -316,7 +335,11 @@ export function parseHtml(html: string): ParsedPage {
         if (skipping > 0) return;
         const last = current.last;
         if (last && isText(last)) last.data += text;
-        else append(current, textNode(text));
+        else {
+          const node = textNode(text);
+          append(current, node);
+          record(node);
+        }
       },
       onclosetag(name) {
         if (name === 'title') titleOpen = false;
@@ -331,6 +354,7 @@ export function parseHtml(html: string): ParsedPage {
         else if (state === 'k' && current.parent) {
           current = current.parent;
           depth--;
+          openIndex.pop();
         }
       },
     },
@@ -339,7 +363,9 @@ export function parseHtml(html: string): ParsedPage {
   (parser as unknown as { stack: unknown }).stack = new TopFirstStack();
   parser.write(html);
   parser.end();
+  let shape: TreeSnapshot | undefined = { nodes, parents, tags };
   if (!body) {
+    shape = undefined;
     body = element('body');
     for (let child = root.first; child; ) {
       const next = child.next;
@@ -353,5 +379,5 @@ export function parseHtml(html: string): ParsedPage {
     }
     append(root, body);
   }
-  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd };
+  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd, headings, shape };
 }
