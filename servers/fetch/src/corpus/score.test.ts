@@ -20,6 +20,11 @@ describe('markdownText', () => {
     expect(wordsOf('text\n\n    indented_code_block\n')).toEqual(['text', 'indented', 'code', 'block']);
   });
 
+  it('drops the numbers of an ordered list, not a number that starts a line of text', () => {
+    expect(wordsOf('1. first\n2. second\n   10. nested')).toEqual(['first', 'second', 'nested']);
+    expect(wordsOf('1\\. not a list, 1999. a year')).toEqual(['1', 'not', 'a', 'list', '1999', 'a', 'year']);
+  });
+
   it('drops images and link targets', () => {
     expect(wordsOf('![alt words](http://x/a.png) [text](http://x/page_one)')).toEqual(['text']);
   });

@@ -59,9 +59,10 @@ export function htmlText(html: string): { text: string; pres: string[] } {
 /**
  * What markdownText takes apart, left to right: a code block (fenced, or indented four
  * spaces as turndown writes them) or a code span, kept as it is (its marks are text); an
- * escape; an emphasis or link mark outside code.
+ * escape; an emphasis or link mark outside code; an ordered list's number (the article's
+ * text has no list numbers, as it has no bullets).
  */
-const MARKS = /(^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\2[ \t]*$|^(?: {4}|\t)[^\n]*$|(`+)[^`\n][\s\S]*?\3)|\\([\\`*_[\]#>+\-.|~])|[*_~[\]]/gm;
+const MARKS = /(^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\2[ \t]*$|^(?: {4}|\t)[^\n]*$|(`+)[^`\n][\s\S]*?\3)|\\([\\`*_[\]#>+\-.|~])|[*_~[\]]|^[ \t]*\d+\.(?=[ \t])/gm;
 
 /**
  * Markdown without its syntax: images (the article's text has no alt text either), link
