@@ -21,7 +21,7 @@
 // re-reading a subtree per element, and siblings are linked lists.
 import { textSimilarity, type ArticleMetadata } from './article-metadata.js';
 import {
-  append, clonePage, detach, element, elementCount, firstElement, insertBefore, isText, nextElement, nextNode, replace, textContent,
+  append, cloneTree, detach, element, elementCount, firstElement, insertBefore, isText, nextElement, nextNode, replace, restore, snapshot, textContent,
   type HNode, type ParsedPage,
 } from './html-tree.js';
 
@@ -84,11 +84,18 @@ function measureText(node: HNode): void {
 }
 const isHashLink = (href: string | undefined) => !!href && /^#.+/.test(href);
 
-/** Text length, link text length (hash links count 0.3) and commas of every element below `node`. */
-export function measure(node: HNode): void {
+/**
+ * Text length, link text length (hash links count 0.3) and commas of every element below
+ * `node`; with `withBlocks`, also collects the elements with a descendant that is a block
+ * for Readability's div-to-p rule (in the same walk: each walk over a large page's tree
+ * costs more per node than the last, as the tree outgrows the processor's caches).
+ * Returns whether `node` has such a descendant.
+ */
+function measure(node: HNode, withBlocks?: Set<HNode>): boolean {
   let len = 0;
   let link = 0;
   let commas = 0;
+  let blocks = false;
   for (let child = node.first; child; child = child.next) {
     if (isText(child)) {
       measureText(child);
@@ -96,7 +103,7 @@ export function measure(node: HNode): void {
       commas += child.commas!;
       continue;
     }
-    measure(child);
+    if (measure(child, withBlocks) || DIV_TO_P.has(child.tag)) blocks = true;
     len += child.len!;
     commas += child.commas!;
     link += child.tag === 'a' ? child.len! * (isHashLink(child.attrs.href) ? 0.3 : 1) : child.linkLen!;
@@ -104,6 +111,8 @@ export function measure(node: HNode): void {
   node.len = len;
   node.linkLen = Math.min(link, len);
   node.commas = commas;
+  if (blocks && withBlocks) withBlocks.add(node);
+  return blocks;
 }
 
 const linkDensity = (node: HNode) => (node.len ? node.linkLen! / node.len : 0);
@@ -181,17 +190,6 @@ function hasSingleTagInside(node: HNode, tag: string): boolean {
   return found === 1;
 }
 
-/** Any descendant that is a block for Readability's div-to-p rule (bottom-up, once per walk). */
-function markBlocks(node: HNode, out: Set<HNode>): boolean {
-  let has = false;
-  for (let child = node.first; child; child = child.next) {
-    if (isText(child)) continue;
-    if (markBlocks(child, out) || DIV_TO_P.has(child.tag)) has = true;
-  }
-  if (has) out.add(node);
-  return has;
-}
-
 /** Skips whitespace-only text nodes (Readability's _nextNode). */
 function skipBlank(node: HNode | null): HNode | null {
   while (node && isText(node) && !node.data.trim()) node = node.next;
@@ -240,9 +238,8 @@ interface WalkState {
 function grab(page: ParsedPage, flags: number, state: WalkState): HNode {
   const body = page.body;
   replaceBrs(body);
-  measure(page.root);
   const withBlocks = new Set<HNode>();
-  markBlocks(page.root, withBlocks);
+  measure(page.root, withBlocks);
   const toScore: HNode[] = [];
   let removeTitleHeader = true;
   const removeAndNext = (node: HNode) => {
@@ -499,20 +496,18 @@ function isDataTable(table: HNode): boolean {
   return rows * columns > 10;
 }
 
-const DATA_TABLE = 'data-mcp-table';
-
 /**
  * Readability's _cleanConditionally for every element of `tags` at once, children before
  * parents as Readability removes them, with the counts it needs gathered on the way up.
  */
-function cleanConditionally(root: HNode, tags: Set<string>, flags: number, countInputs: boolean): void {
+function cleanConditionally(root: HNode, tags: Set<string>, flags: number, countInputs: boolean, dataTables: Set<HNode>): void {
   const cleaning = (flags & CLEAN_CONDITIONALLY) !== 0;
   const visit = (node: HNode, inDataTable: boolean, inCode: boolean, inFigure: boolean): Counts => {
     const counts: Counts = { p: 0, img: 0, li: 0, input: 0, headingLen: 0, listLen: 0, textish: false, dataTable: false };
     let len = 0;
     let link = 0;
     let commas = 0;
-    const data = node.tag === 'table' && node.attrs[DATA_TABLE] === '1';
+    const data = dataTables.has(node);
     for (let child = node.first; child; ) {
       const next = child.next;
       if (isText(child)) {
@@ -539,7 +534,7 @@ function cleanConditionally(root: HNode, tags: Set<string>, flags: number, count
       counts.headingLen += HEADINGS.has(tag) ? child.len! : inner.headingLen;
       counts.listLen += tag === 'ul' || tag === 'ol' ? child.len! : inner.listLen;
       counts.textish ||= inner.textish || (TEXTISH.has(tag) && child.len! > 0);
-      counts.dataTable ||= inner.dataTable || (tag === 'table' && child.attrs[DATA_TABLE] === '1');
+      counts.dataTable ||= inner.dataTable || dataTables.has(child);
       child = next;
     }
     node.len = len;
@@ -551,7 +546,7 @@ function cleanConditionally(root: HNode, tags: Set<string>, flags: number, count
     const tag = node.tag;
     const length = node.len!;
     const isList = tag === 'ul' || tag === 'ol' || (length > 0 && counts.listLen / length > 0.9);
-    if (tag === 'table' && node.attrs[DATA_TABLE] === '1') return false;
+    if (dataTables.has(node)) return false;
     if (inDataTable || inCode || counts.dataTable) return false;
     const weight = classWeight(node, flags);
     if (weight < 0) return true;
@@ -601,17 +596,28 @@ function removeWhere(root: HNode, test: (node: HNode) => boolean): void {
 
 /** Readability's _prepArticle, as far as markdown needs it. */
 function prepArticle(article: HNode, flags: number): void {
-  for (const node of collect(article, (n) => n.tag === 'table')) if (isDataTable(node)) node.attrs[DATA_TABLE] = '1';
-  cleanConditionally(article, new Set(['form', 'fieldset']), flags, true);
-  removeWhere(article, (node) => node.tag === 'footer' || node.tag === 'aside' || node.tag === 'input');
-  for (let top = firstElement(article); top; top = nextElement(top)) {
-    removeWhere(top, (node) => SHARE.test(`${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`) && node.len! < CHAR_THRESHOLD);
-  }
-  removeWhere(article, (node) => (node.tag === 'h1' || node.tag === 'h2') && classWeight(node, flags) < 0);
-  cleanConditionally(article, new Set(['table', 'ul', 'div']), flags, false);
-  removeWhere(article, (node) => node.tag === 'p' && node.len === 0 && !collect(node, (n) => n.tag === 'img' || n.tag === 'math').length);
+  const dataTables = new Set(collect(article, (n) => n.tag === 'table' && isDataTable(n)));
+  cleanConditionally(article, new Set(['form', 'fieldset']), flags, true, dataTables);
+  // Readability removes these one kind after another; as no test depends on what an earlier
+  // removal took, one walk removes them all (a walk over a large tree is what costs).
+  removeWhere(
+    article,
+    (node) =>
+      node.tag === 'footer' ||
+      node.tag === 'aside' ||
+      node.tag === 'input' ||
+      // Share widgets below the article's top-level elements.
+      (node.parent !== article && node.len! < CHAR_THRESHOLD && SHARE.test(`${node.attrs.class ?? ''} ${node.attrs.id ?? ''}`)) ||
+      ((node.tag === 'h1' || node.tag === 'h2') && classWeight(node, flags) < 0),
+  );
+  cleanConditionally(article, new Set(['table', 'ul', 'div']), flags, false, dataTables);
+  const tables: HNode[] = [];
+  removeWhere(article, (node) => {
+    if (node.tag === 'table') tables.push(node);
+    return node.tag === 'p' && node.len === 0 && !collect(node, (n) => n.tag === 'img' || n.tag === 'math').length;
+  });
   // A table of one cell is its cell.
-  for (const table of collect(article, (n) => n.tag === 'table')) {
+  for (const table of tables) {
     const body = hasSingleTagInside(table, 'tbody') ? firstElement(table)! : table;
     if (!hasSingleTagInside(body, 'tr')) continue;
     const row = firstElement(body)!;
@@ -639,24 +645,28 @@ function collect(root: HNode, test: (node: HNode) => boolean, skip?: (node: HNod
   return found;
 }
 
-/** The article of a page. Each attempt works on its own copy of the tree (each changes the tree it works on). */
+/**
+ * The article of a page. Each attempt changes the tree it works on; before the next one the
+ * tree is put back as parsed, and the short article the attempt found is kept as a copy.
+ */
 export function extractArticle(page: ParsedPage, metadata: ArticleMetadata): ExtractedArticle {
   const state: WalkState = { title: metadata.title, metadataByline: !!metadata.byline };
   const attempts: { content: HNode; length: number }[] = [];
   let flags = STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY;
-  // Copying a tree costs a fraction of parsing the page again.
-  const pristine = clonePage(page);
-  let current = page;
+  const parsed = page.shape ?? snapshot(page.root);
   for (;;) {
-    const content = grab(current, flags, state);
+    const content = grab(page, flags, state);
     const length = content.len!;
     if (length >= CHAR_THRESHOLD) return { content, byline: state.byline, length };
-    attempts.push({ content, length });
+    if (!(flags & (STRIP_UNLIKELYS | WEIGHT_CLASSES | CLEAN_CONDITIONALLY))) {
+      attempts.push({ content, length });
+      break;
+    }
+    attempts.push({ content: cloneTree(content), length });
     if (flags & STRIP_UNLIKELYS) flags &= ~STRIP_UNLIKELYS;
     else if (flags & WEIGHT_CLASSES) flags &= ~WEIGHT_CLASSES;
-    else if (flags & CLEAN_CONDITIONALLY) flags &= ~CLEAN_CONDITIONALLY;
-    else break;
-    current = clonePage(pristine);
+    else flags &= ~CLEAN_CONDITIONALLY;
+    restore(parsed);
   }
   attempts.sort((a, b) => b.length - a.length);
   return { content: attempts[0].content, byline: state.byline, length: attempts[0].length };

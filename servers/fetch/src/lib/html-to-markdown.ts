@@ -35,10 +35,7 @@ export function htmlToMarkdown(input: ConvertInput): Converted {
   const metadata = articleMetadata(page, () => {
     const h1: string[] = [];
     const h2: string[] = [];
-    for (const node of descendants(page.root)) {
-      if (node.tag === 'h1') h1.push(textContent(node));
-      else if (node.tag === 'h2') h2.push(textContent(node));
-    }
+    for (const node of page.headings) (node.tag === 'h1' ? h1 : h2).push(textContent(node));
     return { h1, h2 };
   });
   const article = extractArticle(page, metadata);

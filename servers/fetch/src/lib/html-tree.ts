@@ -33,6 +33,10 @@ export interface ParsedPage {
   metas: Record<string, string>[];
   /** The text of every <script type="application/ld+json">. */
   jsonLd: string[];
+  /** The <h1> and <h2> elements, in document order. */
+  headings: HNode[];
+  /** The tree's shape as parsed, recorded on the way (none when the parser had to add a <body>). */
+  shape?: TreeSnapshot;
 }
 
 /** Never built: no reader wants their content. (`math` is kept: it renders from its annotation.) */
@@ -40,16 +44,21 @@ const DROP = new Set([
   'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas',
   'button', 'select', 'textarea', 'dialog', 'nav', 'head', 'link', 'meta', 'title', 'base', 'audio', 'video', 'source', 'track', 'map', 'datalist', 'option',
 ]);
+const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 export const VOID = new Set(['br', 'hr', 'img', 'wbr', 'area', 'base', 'col', 'source', 'track', 'input', 'link', 'meta', 'param', 'embed', 'keygen']);
 /** Nesting deeper than this joins the deepest kept element, so no walk below recurses further. */
 export const MAX_DEPTH = 300;
 
-export function element(tag: string, attrs: Record<string, string> = {}): HNode {
-  return { tag, attrs, data: '', parent: null, first: null, last: null, prev: null, next: null };
+// Every node is made with all its fields, the extractor's scratch ones included, so that
+// all nodes share one shape and setting a scratch field later allocates nothing: on a large
+// page those late-added fields cost an allocation per node, and the garbage collector's
+// extra work made conversion time grow faster than the page.
+export function element(tag: string, attrs: Record<string, string> = NO_ATTRS): HNode {
+  return { tag, attrs, data: '', parent: null, first: null, last: null, prev: null, next: null, score: undefined, len: undefined, linkLen: undefined, commas: undefined };
 }
 
 export function textNode(data: string): HNode {
-  return { tag: '#text', attrs: {}, data, parent: null, first: null, last: null, prev: null, next: null };
+  return { tag: '#text', attrs: NO_ATTRS, data, parent: null, first: null, last: null, prev: null, next: null, score: undefined, len: undefined, linkLen: undefined, commas: undefined };
 }
 
 export function append(parent: HNode, node: HNode): void {
@@ -156,21 +165,66 @@ export function nextNode(node: HNode, skipChildren = false): HNode | null {
   return null;
 }
 
-/** A deep copy of a parsed page (attributes copied too: the extractor changes tags and attributes). */
-export function clonePage(page: ParsedPage): ParsedPage {
-  let body: HNode | undefined;
-  const copy = (node: HNode): HNode => {
-    const text = isText(node);
-    const out: HNode = { tag: node.tag, attrs: text ? node.attrs : { ...node.attrs }, data: node.data, parent: null, first: null, last: null, prev: null, next: null };
-    if (text) {
-      out.len = node.len;
-      out.commas = node.commas;
-    } else if (node === page.body) body = out;
-    for (let child = node.first; child; child = child.next) append(out, copy(child));
+/** A deep copy of the subtree at `node` (attributes shared: the extractor never changes them). */
+export function cloneTree(node: HNode): HNode {
+  const copy = (from: HNode): HNode => {
+    const out = isText(from) ? textNode(from.data) : element(from.tag, from.attrs);
+    out.len = from.len;
+    out.linkLen = from.linkLen;
+    out.commas = from.commas;
+    out.score = from.score;
+    for (let child = from.first; child; child = child.next) append(out, copy(child));
     return out;
   };
-  const root = copy(page.root);
-  return { ...page, root, body: body ?? root };
+  return copy(node);
+}
+
+/** The shape of a tree as parsed: its nodes in document order, each one's parent and tag. */
+export interface TreeSnapshot {
+  nodes: HNode[];
+  /** Index in `nodes` of each node's parent (-1 for the root); a parent comes before its children. */
+  parents: ArrayLike<number>;
+  tags: string[];
+}
+
+/**
+ * Records the shape of the tree at `root`, so that `restore` can undo what an extraction
+ * attempt did to it (moves, removals, re-tagged elements, scratch fields) without a copy
+ * of every node: a copy doubled the nodes alive during a conversion, and the garbage
+ * collector's work on them grew faster than the page.
+ */
+export function snapshot(root: HNode): TreeSnapshot {
+  const nodes: HNode[] = [];
+  const parentIndex: number[] = [];
+  const tags: string[] = [];
+  const visit = (node: HNode, parent: number) => {
+    const index = nodes.length;
+    nodes.push(node);
+    parentIndex.push(parent);
+    tags.push(node.tag);
+    for (let child = node.first; child; child = child.next) visit(child, index);
+  };
+  visit(root, -1);
+  return { nodes, parents: Int32Array.from(parentIndex), tags };
+}
+
+/** Puts every node recorded by `snapshot` back where it was, as it was (nodes made since are dropped). */
+export function restore(shape: TreeSnapshot): void {
+  const { nodes, parents, tags } = shape;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    node.parent = node.first = node.last = node.prev = node.next = null;
+    node.tag = tags[i];
+    node.score = undefined;
+    // A text node's length and commas depend on its text alone, which never changes.
+    if (!isText(node)) node.len = node.linkLen = node.commas = undefined;
+  }
+  for (let i = 1; i < nodes.length; i++) append(nodes[parents[i]], nodes[i]);
+}
+
+function hasAny(attrs: Record<string, string>): boolean {
+  for (const _ in attrs) return true;
+  return false;
 }
 
 function hidden(attrs: Record<string, string>): boolean {
@@ -229,6 +283,17 @@ export function parseHtml(html: string): ParsedPage {
   let json = '';
   const metas: Record<string, string>[] = [];
   const jsonLd: string[] = [];
+  const headings: HNode[] = [];
+  // The tree's shape, recorded as it is built (see snapshot): no walk over the tree later.
+  const nodes: HNode[] = [root];
+  const parents: number[] = [-1];
+  const tags: string[] = [root.tag];
+  const openIndex: number[] = [0];
+  const record = (node: HNode) => {
+    nodes.push(node);
+    parents.push(openIndex[openIndex.length - 1]);
+    tags.push(node.tag);
+  };
   // One entry per open tag: 'k' kept, 's' skipped (dropped subtree), 'f' flattened (too deep).
   const open: ('k' | 's' | 'f')[] = [];
   let skipping = 0;
@@ -251,13 +316,17 @@ export function parseHtml(html: string): ParsedPage {
           if (!VOID.has(name)) open.push('f');
           return;
         }
-        const node = element(name, attrs);
+        // Most elements have no attributes: they share one empty object, one object fewer per node.
+        const node = element(name, hasAny(attrs) ? attrs : NO_ATTRS);
         append(current, node);
+        record(node);
         if (name === 'body' && !body) body = node;
+        else if (name === 'h1' || name === 'h2') headings.push(node);
         if (!VOID.has(name)) {
           current = node;
           depth++;
           open.push('k');
+          openIndex.push(nodes.length - 1);
         }
       },
       ontext(text) {
@@ -266,7 +335,11 @@ export function parseHtml(html: string): ParsedPage {
         if (skipping > 0) return;
         const last = current.last;
         if (last && isText(last)) last.data += text;
-        else append(current, textNode(text));
+        else {
+          const node = textNode(text);
+          append(current, node);
+          record(node);
+        }
       },
       onclosetag(name) {
         if (name === 'title') titleOpen = false;
@@ -281,6 +354,7 @@ export function parseHtml(html: string): ParsedPage {
         else if (state === 'k' && current.parent) {
           current = current.parent;
           depth--;
+          openIndex.pop();
         }
       },
     },
@@ -289,7 +363,9 @@ export function parseHtml(html: string): ParsedPage {
   (parser as unknown as { stack: unknown }).stack = new TopFirstStack();
   parser.write(html);
   parser.end();
+  let shape: TreeSnapshot | undefined = { nodes, parents, tags };
   if (!body) {
+    shape = undefined;
     body = element('body');
     for (let child = root.first; child; ) {
       const next = child.next;
@@ -303,5 +379,5 @@ export function parseHtml(html: string): ParsedPage {
     }
     append(root, body);
   }
-  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd };
+  return { root, body, title: title.replace(/[ \t\n\f\r]+/g, ' ').trim(), lang, metas, jsonLd, headings, shape };
 }

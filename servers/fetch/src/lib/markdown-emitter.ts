@@ -19,7 +19,11 @@ const escape = (text: string) => text.replace(/([\\`*_[\]])/g, '\\$1');
 /** Pieces of one line of inline text, with whitespace collapsed across pieces. */
 class Line {
   private parts: string[] = [];
-  private space = true;
+  /**
+   * A line of its own drops a leading space; the text of an element inside a line (a link,
+   * emphasis) keeps it, so that `GUI<i>&nbsp;<b>Oxyd</b></i>` does not run the words together.
+   */
+  constructor(private space = true) {}
   add(piece: string): void {
     if (!piece) return;
     if (this.space && piece.charCodeAt(0) === 32) piece = piece.slice(1);
@@ -67,8 +71,8 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
   const inlineInto = (parent: HNode, line: Line): void => {
     for (let node = parent.first; node; node = node.next) inlineNode(node, line);
   };
-  const inline = (parent: HNode): string => {
-    const line = new Line();
+  const inline = (parent: HNode, nested = false): string => {
+    const line = new Line(!nested);
     inlineInto(parent, line);
     return line.text();
   };
@@ -92,7 +96,7 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
       case 'math':
         return line.add(mathText(node));
       case 'a': {
-        const text = inline(node);
+        const text = inline(node, true);
         const href = node.attrs.href;
         if (!href || href.startsWith('#') || /^\s*javascript:/i.test(href) || !text.trim()) return line.add(text);
         const target = absolute(href.trim()).replace(/[()\s]/g, (c) => encodeURIComponent(c));
@@ -100,14 +104,14 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
       }
       case 'strong':
       case 'b':
-        return line.add(wrap('**', inline(node)));
+        return line.add(wrap('**', inline(node, true)));
       case 'em':
       case 'i':
-        return line.add(wrap('_', inline(node)));
+        return line.add(wrap('_', inline(node, true)));
       case 'del':
       case 's':
       case 'strike':
-        return line.add(wrap('~~', inline(node)));
+        return line.add(wrap('~~', inline(node, true)));
       case 'code':
       case 'kbd':
       case 'samp':
