@@ -49,6 +49,27 @@ export async function measureStartup(launches: Launch[], runs: number, idleMs = 
   });
 }
 
+/**
+ * RSS of each server `settleMs` after its initialize, all launched at once and left idle:
+ * what a client that keeps a server open all day holds. V8 gives memory back only some
+ * seconds after start-up work ends (its memory reducer), which the 1 s figure is too early for.
+ */
+export async function measureSettledRss(launches: Launch[], settleMs = 12_000): Promise<Sample[]> {
+  const servers = launches.map((launch) => start(launch));
+  try {
+    const started = await Promise.allSettled(servers.map((server) => server.initialize()));
+    await sleep(settleMs);
+    return servers.map((server, i) => {
+      const outcome = started[i];
+      if (outcome.status === 'rejected') return failed(outcome.reason);
+      const mb = memoryMb(server.pid);
+      return mb === undefined ? failed('no /proc/<pid>/status (not Linux?)') : sample([mb]);
+    });
+  } finally {
+    await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+  }
+}
+
 export interface ToolCall {
   launch: Launch;
   tool: string;
