@@ -50,39 +50,51 @@ export interface OverrideCaches {
   listings?: ConfigListingCache;
 }
 
-/** Identity, size and both times of a file to the nanosecond, or "absent". */
-async function stampOf(files: readonly string[]): Promise<string> {
+/**
+ * A listing is kept only when every file it depends on last changed this long before the
+ * listing started. A file changed while git read it would otherwise be kept with its new
+ * stamp and what git read before the change; and two writes within one tick of a coarse
+ * file clock (2 s on FAT) could leave a file with the same stamp and other content.
+ */
+const SETTLED_MS = 2000;
+
+/** Identity, size and both times of each file to the nanosecond ("absent" if none), and the newest time among them. */
+async function stampOf(files: readonly string[]): Promise<{ stamp: string; newestMs: number }> {
+  let newestMs = 0;
   const stamps = await Promise.all(
     files.map((file) =>
       stat(file, { bigint: true }).then(
-        (s) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+        (s) => {
+          newestMs = Math.max(newestMs, Number(s.mtimeNs / 1_000_000n), Number(s.ctimeNs / 1_000_000n));
+          return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+        },
         () => 'absent',
       ),
     ),
   );
-  return stamps.join('|');
+  return { stamp: stamps.join('|'), newestMs };
 }
 
 /**
  * The names the repository's own config (local and worktree scope, includes followed)
  * defines. A listing is reused while every file it came from, every file an include
  * names (present or not) and every file git would read as this repository's config (the
- * common config, config.worktree, even when absent) is unchanged: git writes config
- * through a lock file and a rename, so any write changes the file's identity. Listings
- * with an includeIf (its condition can turn on with no file changing: a checkout, for
- * onbranch) and git directories that point to another common directory without the
- * caller knowing it are listed afresh every time.
+ * common config, config.worktree, even when absent) is unchanged: identity, size and
+ * times (git writes config through a lock file and a rename, so a write changes its
+ * identity too). It is kept only once those files have stood still for SETTLED_MS
+ * before the listing. Listings with an includeIf (its condition can turn on with no file
+ * changing: a checkout, for onbranch) and git directories that point to another common
+ * directory without the caller knowing it are listed afresh every time.
  */
 async function localConfigNames(target: Target, signal: AbortSignal | undefined, cache: ConfigListingCache | undefined): Promise<string[]> {
   const hit = cache?.get(target.gitDir);
-  if (hit !== undefined && (await stampOf(hit.files)) === hit.stamp) return hit.names;
+  if (hit !== undefined && (await stampOf(hit.files)).stamp === hit.stamp) return hit.names;
   const common = target.commonDir ?? target.gitDir;
-  const files = new Set([path.join(common, 'config'), path.join(target.gitDir, 'config.worktree'), path.join(target.gitDir, 'commondir')]);
-  // Stamped before the listing: a write during it makes the next call list again.
-  const before = cache ? await stampOf([...files]) : '';
+  const commondirFile = path.join(target.gitDir, 'commondir');
+  const files = new Set([path.join(common, 'config'), path.join(target.gitDir, 'config.worktree'), commondirFile]);
   const names: string[] = [];
   let reusable = cache !== undefined;
-  if (target.commonDir === undefined && before.split('|')[2] !== 'absent') reusable = false;
+  const listedAt = Date.now();
   for (const entry of await listConfig(target, signal)) {
     // The repository's own config (and what it includes) is untrusted; the user's is not.
     if (entry.scope !== 'local' && entry.scope !== 'worktree' && entry.scope !== 'unknown') continue;
@@ -103,9 +115,9 @@ async function localConfigNames(target: Target, signal: AbortSignal | undefined,
   }
   if (cache !== undefined) {
     const list = [...files];
-    const stamp = await stampOf(list);
-    // Only what stood still while it was listed is kept.
-    if (reusable && stamp.startsWith(before)) cache.set(target.gitDir, { files: list, stamp, names });
+    const { stamp, newestMs } = await stampOf(list);
+    const unknownCommonDir = target.commonDir === undefined && stamp.split('|')[list.indexOf(commondirFile)] !== 'absent';
+    if (reusable && !unknownCommonDir && newestMs < listedAt - SETTLED_MS) cache.set(target.gitDir, { files: list, stamp, names });
     else cache.delete(target.gitDir);
   }
   return names;
