@@ -120,7 +120,11 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
 
   function baseContext(ctx: ServerContext | undefined, info: SessionInfo): BaseContext {
     const progressToken = ctx?.mcpReq._meta?.progressToken;
-    const signal = ctx ? AbortSignal.any([ctx.mcpReq.signal, sessionAbort.signal]) : sessionAbort.signal;
+    // A request's own signal is enough: when the connection closes, the SDK aborts every
+    // request in flight in the same step that tells us (Protocol._onclose), so there is no
+    // need to combine it with the session's (AbortSignal.any costs a signal and a listener
+    // per call).
+    const signal = ctx ? ctx.mcpReq.signal : sessionAbort.signal;
     const ask = askFor(scope, ctx, ctx ? rounds.get(ctx) : undefined);
     return {
       signal,
