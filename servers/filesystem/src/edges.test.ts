@@ -2,7 +2,7 @@
 // deeper than PATH_MAX, a line range past a huge region without newlines, names that are
 // not valid UTF-8 or hold a newline, a directory copy that meets a FIFO, a looping symlink.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { lstat, mkdir, readlink, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -180,6 +180,25 @@ describe('get_file_info of odd entries', () => {
     session = await open({ dirs: [tree.path('data')] });
     expect(await session.ok('get_file_info', { path: tree.path('data', 'link') })).toMatchObject({ path: tree.path('data', 'sub'), isDirectory: true, isSymlink: true });
     expect(await session.ok('get_file_info', { path: tree.path('data', 'sub') })).toMatchObject({ isDirectory: true, isSymlink: false });
+  });
+});
+
+describe('reading a FIFO', () => {
+  it('is refused without opening it: a writer waiting for a reader keeps waiting', async () => {
+    await mkdir(tree.path('data'));
+    execFileSync('mkfifo', [tree.path('data', 'pipe')]);
+    // The writer's open returns only once something opens the FIFO for reading; then it says so.
+    const writer = spawn('sh', ['-c', 'exec 3>"$1"; echo opened > "$2"', 'sh', tree.path('data', 'pipe'), tree.path('opened')], { stdio: 'ignore' });
+    try {
+      session = await open({ dirs: [tree.path('data')] });
+      for (const tool of ['read_text_file', 'read_media_file', 'read_file']) {
+        expect(await refusal(session, tool, { path: tree.path('data', 'pipe'), ...(tool === 'read_media_file' ? {} : { tail: 1 }) })).toMatch(/not a regular file/);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(lstat(tree.path('opened'))).rejects.toThrow(/ENOENT/);
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 });
 
