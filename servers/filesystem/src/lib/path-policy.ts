@@ -121,24 +121,10 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   }
 
   async function openFile(requested: string): Promise<{ handle: FileHandle; real: string }> {
-    // Only a regular file is opened: opening a device or a FIFO can act on it (a serial
-    // line's modem signals, a FIFO's waiting writer), even when it is refused right after.
-    // Its type is asked at the same time as its real path (one trip's wait, not two); the
-    // opened descriptor's own fstat still refuses whatever was swapped in meanwhile.
-    const type = allowed().then(
-      (dirs) => fsp.stat(toAbsolute(requested, dirs)),
-      () => undefined,
-    ).catch(() => undefined);
-    const checked = await resolveReadable(requested);
-    let stats = await type;
-    if (stats === undefined) {
-      try {
-        stats = await fsp.stat(checked);
-      } catch (error) {
-        throw toFsError(error, requested);
-      }
-    }
-    if (!stats.isFile()) throw notAFile(requested, stats);
+    // Only a regular file is opened (resolveFile's stat): opening a device or a FIFO can
+    // act on it (a serial line's modem signals, a FIFO's waiting writer), even when it is
+    // refused right after. The opened descriptor's own fstat refuses what was swapped in meanwhile.
+    const checked = await resolveFile(requested);
     const handle = await openRegularFile(checked, constants.O_RDONLY, requested);
     try {
       return { handle, real: await assertOpenedInside(handle, checked, contains, requested) };
