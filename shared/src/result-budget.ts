@@ -6,21 +6,43 @@ export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
 /** The text kept of a rendering that would push a result over the budget. */
 const TEXT_PREVIEW_CHARS = 16 * 1024;
 
+/** What a string and a number add to the size of a JSON text: exactly, or at most. */
+interface JsonCosts {
+  string(text: string): number;
+  number(n: number): number;
+}
+
+const EXACT: JsonCosts = {
+  string: stringBytes,
+  number: (n) => (Number.isSafeInteger(n) ? integerBytes(n) : Number.isFinite(n) ? String(n).length : 4),
+};
+
 /**
- * The size of `JSON.stringify(value)` in UTF-8 bytes, computed by walking the value
- * instead of serializing it (the transport serializes once, later). Escapes are
- * counted, so the figure is exact for plain data; it stops early once past `stopAbove`.
+ * At most: a string of n UTF-16 units is at most 6n + 2 bytes (an escape such as \u0001
+ * is the worst case); a long one is bounded by 3 bytes a unit (a UTF-8 character of the
+ * BMP; an escape such as \" or \n is 2) unless it holds a character that escapes to 6 or a
+ * surrogate, then measured. A number is at most 25 characters (-0.0000035367576877369353).
  */
-export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY): number {
+const BOUND: JsonCosts = {
+  string: (text) => (text.length <= LONG_STRING ? 6 * text.length + 2 : SIX_BYTE_ESCAPES.test(text) ? stringBytes(text) : 3 * text.length + 2),
+  number: () => 25,
+};
+
+/**
+ * The size of the JSON text of `value` in UTF-8 bytes as `costs` counts strings and
+ * numbers, by walking the value as JSON.stringify would, without serializing it; it
+ * stops early (with a figure above `stopAbove`) once past `stopAbove`.
+ */
+function measureJson(value: unknown, stopAbove: number, costs: JsonCosts): number {
   let total = 0;
   const visit = (item: unknown): void => {
     if (total > stopAbove) return;
     switch (typeof item) {
       case 'string':
-        total += stringBytes(item);
+        total += costs.string(item);
         return;
       case 'number':
-        total += Number.isSafeInteger(item) ? integerBytes(item) : Number.isFinite(item) ? String(item).length : 4;
+        total += costs.number(item);
         return;
       case 'boolean':
         total += item ? 4 : 5;
@@ -52,7 +74,7 @@ export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY):
       if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
       const member = (item as Record<string, unknown>)[key];
       if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-      total += stringBytes(key) + 1 + (first ? 0 : 1);
+      total += costs.string(key) + 1 + (first ? 0 : 1);
       first = false;
       visit(member);
       if (total > stopAbove) return;
@@ -63,57 +85,34 @@ export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY):
 }
 
 /**
- * True when `JSON.stringify(value)` is certainly at most `maxBytes` UTF-8 bytes, from an
- * upper bound that reads no string's characters and formats no number: a string of n
- * UTF-16 units is at most 6n + 2 bytes (an escape such as \u0001 is the worst case), a
- * number at most 25 characters (-0.0000035367576877369353). False means "not certain":
- * measure exactly with `jsonBytes`. Large answers of many small values (rows of a query)
- * are cleared in a fraction of the exact walk, which costs about what serializing does.
- * A long string is bounded by 3 bytes a unit when nothing in it escapes to 6 (one regex
- * scan, no count), else measured exactly, so one long text does not spoil the bound.
+ * The size of `JSON.stringify(value)` in UTF-8 bytes, computed by walking the value
+ * instead of serializing it (the transport serializes once, later). Escapes are
+ * counted, so the figure is exact for plain data; it stops early once past `stopAbove`.
+ */
+export function jsonBytes(value: unknown, stopAbove = Number.POSITIVE_INFINITY): number {
+  return measureJson(value, stopAbove, EXACT);
+}
+
+/**
+ * True when `JSON.stringify(value)` is certainly at most `maxBytes` UTF-8 bytes, from the
+ * same walk with an upper bound that reads no short string's characters and formats no
+ * number (BOUND). False means "not certain": measure exactly with `jsonBytes`. Large
+ * answers of many small values (rows of a query) are cleared in a fraction of the exact
+ * walk, which costs about what serializing does.
  */
 export function fitsWithin(value: unknown, maxBytes: number): boolean {
-  let total = 0;
-  const visit = (item: unknown): boolean => {
-    switch (typeof item) {
-      case 'string':
-        // Longer: 3 bytes a unit (a UTF-8 character of the BMP; an escape such as \" or \n
-        // is 2) unless it holds a character that escapes to 6 or a surrogate; then measured.
-        total += item.length <= LONG_STRING ? 6 * item.length + 2 : SIX_BYTE_ESCAPES.test(item) ? stringBytes(item) : 3 * item.length + 2;
-        return total <= maxBytes;
-      case 'number':
-        total += 25;
-        return total <= maxBytes;
-      case 'boolean':
-        total += 5;
-        return total <= maxBytes;
-      case 'object':
-        break;
-      default:
-        total += 4; // undefined/function/symbol in an array are null; a bigint makes stringify throw
-        return total <= maxBytes;
-    }
-    if (item === null) {
-      total += 4;
-      return total <= maxBytes;
-    }
-    if (typeof (item as { toJSON?: unknown }).toJSON === 'function') {
-      return visit((item as { toJSON: () => unknown }).toJSON());
-    }
-    if (Array.isArray(item)) {
-      total += 2 + item.length; // brackets and commas
-      for (let i = 0; i < item.length; i++) if (!visit(item[i])) return false;
-      return total <= maxBytes;
-    }
-    total += 2;
-    for (const key in item as Record<string, unknown>) {
-      if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
-      total += 6 * key.length + 4; // quotes, colon, comma
-      if (!visit((item as Record<string, unknown>)[key])) return false;
-    }
-    return total <= maxBytes;
-  };
-  return visit(value);
+  return measureJson(value, maxBytes, BOUND) <= maxBytes;
+}
+
+/**
+ * How an answer over `maxBytes` reads in a message ("9.5 MB", or "more than 32.0 MB"
+ * when the walk stopped at four times the budget), or undefined when it fits.
+ */
+export function oversize(value: unknown, maxBytes: number): string | undefined {
+  if (fitsWithin(value, maxBytes)) return undefined;
+  const size = jsonBytes(value, maxBytes * 4);
+  if (size <= maxBytes) return undefined;
+  return size > maxBytes * 4 ? `more than ${describeBytes(maxBytes * 4)}` : describeBytes(size);
 }
 
 /** Strings up to this length are bounded by 6 bytes a unit; longer ones more closely. */
@@ -164,14 +163,13 @@ export function describeBytes(bytes: number): string {
 
 /**
  * Holds a tool result to the budget. Under it, the result is returned as it is (no
- * serialization: a cheap upper bound clears most answers, else the exact size is walked). Over it, a result with structuredContent first
+ * serialization: see `oversize`). Over it, a result with structuredContent first
  * loses its long text rendering (the data stays, in structuredContent); if it is still
  * too large, it becomes an isError result that says how to ask for less.
  */
 export function fitResult(result: ToolResult, maxBytes: number, tool: string, whenTooLarge?: string): ToolResult {
-  if (fitsWithin(result, maxBytes)) return result;
-  const size = jsonBytes(result, maxBytes * 4);
-  if (size <= maxBytes) return result;
+  const shown = oversize(result, maxBytes);
+  if (shown === undefined) return result;
   const [first, ...rest] = result.content;
   if (result.structuredContent && !result.isError && first?.type === 'text' && first.text.length > TEXT_PREVIEW_CHARS) {
     const shortened: ToolResult = {
@@ -186,9 +184,8 @@ export function fitResult(result: ToolResult, maxBytes: number, tool: string, wh
         ...rest,
       ],
     };
-    if (jsonBytes(shortened, maxBytes) <= maxBytes) return shortened;
+    if (oversize(shortened, maxBytes) === undefined) return shortened;
   }
-  const shown = size > maxBytes * 4 ? `more than ${describeBytes(maxBytes * 4)}` : describeBytes(size);
   return {
     content: [
       {

@@ -5,7 +5,7 @@ import type { SubscriptionHub } from '../subscriptions.js';
 import type { Logger } from '../logging.js';
 import type { Registry } from '../registry.js';
 import { ErrorCodes, ProtocolError, ToolError, errorMessage, invalidParams } from '../errors.js';
-import { describeBytes, fitsWithin, jsonBytes } from '../result-budget.js';
+import { describeBytes, oversize } from '../result-budget.js';
 import type { RequestStateSeal } from './input-required.js';
 import type { ViewHandles } from '../views.js';
 
@@ -89,10 +89,8 @@ export function guarded<Ext>(scope: Pick<Scope<Ext>, 'logger' | 'describeFailure
 
 export function budgetCheck(maxResultBytes: number) {
   return <T>(what: string, answer: T): T => {
-    if (fitsWithin(answer, maxResultBytes)) return answer;
-    const size = jsonBytes(answer, maxResultBytes * 4);
-    if (size <= maxResultBytes) return answer;
-    const shown = size > maxResultBytes * 4 ? `more than ${describeBytes(maxResultBytes * 4)}` : describeBytes(size);
+    const shown = oversize(answer, maxResultBytes);
+    if (shown === undefined) return answer;
     throw new ProtocolError(
       ErrorCodes.InternalError,
       `${what} is ${shown}, over the ${describeBytes(maxResultBytes)} a response may carry; use a tool that reads part of it.`,
