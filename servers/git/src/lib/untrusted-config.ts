@@ -59,7 +59,7 @@ export interface OverrideCaches {
 const SETTLED_MS = 2000;
 
 /** Identity, size and both times of each file to the nanosecond ("absent" if none), and the newest time among them. */
-async function stampOf(files: readonly string[]): Promise<{ stamp: string; newestMs: number }> {
+async function stampOf(files: readonly string[]): Promise<{ stamps: string[]; newestMs: number }> {
   let newestMs = 0;
   const stamps = await Promise.all(
     files.map((file) =>
@@ -72,7 +72,7 @@ async function stampOf(files: readonly string[]): Promise<{ stamp: string; newes
       ),
     ),
   );
-  return { stamp: stamps.join('|'), newestMs };
+  return { stamps, newestMs };
 }
 
 /**
@@ -88,7 +88,7 @@ async function stampOf(files: readonly string[]): Promise<{ stamp: string; newes
  */
 async function localConfigNames(target: Target, signal: AbortSignal | undefined, cache: ConfigListingCache | undefined): Promise<string[]> {
   const hit = cache?.get(target.gitDir);
-  if (hit !== undefined && (await stampOf(hit.files)).stamp === hit.stamp) return hit.names;
+  if (hit !== undefined && (await stampOf(hit.files)).stamps.join('|') === hit.stamp) return hit.names;
   const common = target.commonDir ?? target.gitDir;
   const commondirFile = path.join(target.gitDir, 'commondir');
   const files = new Set([path.join(common, 'config'), path.join(target.gitDir, 'config.worktree'), commondirFile]);
@@ -115,9 +115,9 @@ async function localConfigNames(target: Target, signal: AbortSignal | undefined,
   }
   if (cache !== undefined) {
     const list = [...files];
-    const { stamp, newestMs } = await stampOf(list);
-    const unknownCommonDir = target.commonDir === undefined && stamp.split('|')[list.indexOf(commondirFile)] !== 'absent';
-    if (reusable && !unknownCommonDir && newestMs < listedAt - SETTLED_MS) cache.set(target.gitDir, { files: list, stamp, names });
+    const { stamps, newestMs } = await stampOf(list);
+    const unknownCommonDir = target.commonDir === undefined && stamps[list.indexOf(commondirFile)] !== 'absent';
+    if (reusable && !unknownCommonDir && newestMs < listedAt - SETTLED_MS) cache.set(target.gitDir, { files: list, stamp: stamps.join('|'), names });
     else cache.delete(target.gitDir);
   }
   return names;
@@ -128,9 +128,8 @@ async function localConfigNames(target: Target, signal: AbortSignal | undefined,
  * -z`), read again only when the index file changed (git replaces it on every write).
  */
 async function gitlinks(target: Target, cache: GitlinkCache | undefined, signal?: AbortSignal): Promise<string[]> {
-  const index = await stat(path.join(target.gitDir, 'index')).catch(() => undefined);
-  if (index === undefined) return [];
-  const stamp = `${index.mtimeMs}:${index.size}:${index.ino}`;
+  const [stamp] = (await stampOf([path.join(target.gitDir, 'index')])).stamps;
+  if (stamp === 'absent') return [];
   const hit = cache?.get(target.gitDir);
   if (hit?.stamp === stamp) return hit.links;
   const { stdout } = await runGit(target, ['ls-files', '--stage', '-z'], { signal });
