@@ -1,3 +1,4 @@
+import { RawJson } from './raw-json.js';
 import type { ToolResult } from './types.js';
 
 /** Safely below the SDK client's 10 MiB message limit, with room for the envelope. */
@@ -56,6 +57,11 @@ function measureJson(value: unknown, stopAbove: number, costs: JsonCosts): numbe
     }
     if (item === null) {
       total += 4;
+      return;
+    }
+    // Text written into the message as it is (raw-json.ts): its length, not a parse.
+    if (item instanceof RawJson) {
+      total += item.bytes;
       return;
     }
     const withJson = item as { toJSON?: () => unknown };

@@ -23,6 +23,8 @@ import type { LogLevel, Root } from './types.js';
 import { createViewHandles, viewHandleKey, type ViewDefinition, type ViewHandles } from './views.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 import { errorMessage } from './errors.js';
+import { parseRawJsonOnSend } from './raw-json.js';
+import { LineTransport } from './transports/stdio-transport.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {
@@ -240,6 +242,9 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
     },
     async connect(transport, options = {}) {
       const id = options.sessionId ?? randomUUID();
+      // Results may carry RawJson (raw-json.ts): the stdio transport writes it in as text,
+      // any other transport is handed values.
+      if (!(transport instanceof LineTransport)) parseRawJsonOnSend(transport);
       if (options.era === 'legacy') {
         const session = server.instance('legacy', id);
         await session.sdk.connect(transport);

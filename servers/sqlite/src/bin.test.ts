@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, type SqliteFixture } from '@mcp-reference/test-harness';
-import { bin, shopDb } from './test-support.js';
+import { bin, open, shopDb, type QueryOut } from './test-support.js';
 
 const run = promisify(execFile);
 
@@ -63,4 +63,60 @@ describe('a request over the message limit (16 MiB over stdio)', () => {
       await db.cleanup();
     }
   }, 90_000);
+});
+
+describe('pages of read_query over stdio (rows written in as the engine serialized them)', () => {
+  // Cells JSON escapes, non-ASCII and astral text, integers past 2^53 (sent as text), reals,
+  // blobs, NULL, and a cell long enough to be cut; several pages.
+  const CELLS = `
+    CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, r REAL, b BLOB, big INTEGER);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+    INSERT INTO t SELECT i,
+      CASE i % 5 WHEN 0 THEN 'quote " backslash \\ tab ' || char(9) || ' nul ' || char(0) || ' nl ' || char(10)
+                 WHEN 1 THEN 'é 中文 ' || char(119070) || ' ' || char(8232)
+                 WHEN 2 THEN NULL
+                 WHEN 3 THEN printf('%.*c', 70000, 'x')
+                 ELSE 'raw-json:' || i END,
+      i * 1.25, CASE WHEN i % 7 = 0 THEN x'00ff10' END, 9007199254740993 + i
+    FROM n;`;
+
+  it('are the rows a client reads in memory, page for page, ending where the table ends', async () => {
+    const db = await shopDb(CELLS);
+    const args = ['--db-path', db.file, '--max-rows', '1000'];
+    const stdio = await connectStdio(process.execPath, [bin, ...args]);
+    const memory = await open({ dbPath: db.file, maxRows: 1000 });
+    try {
+      const pages = async (call: (cursor?: string) => Promise<unknown>) => {
+        const out: QueryOut[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = ((await call(cursor)) as { structuredContent: QueryOut }).structuredContent;
+          out.push(page);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return out;
+      };
+      const query = 'SELECT * FROM t ORDER BY id';
+      const overStdio = await pages((cursor) => stdio.client.callTool({ name: 'read_query', arguments: { query, ...(cursor ? { cursor } : {}) } }, undefined, { timeout: 60_000 }));
+      const inMemory = await pages((cursor) => memory.call('read_query', { query, ...(cursor ? { cursor } : {}) }));
+      // Pages end at 1,000 rows or at the page's byte budget (the long cells fill it first).
+      expect(overStdio.length).toBeGreaterThan(2);
+      expect(overStdio.map((page) => page.row_count)).toEqual(inMemory.map((page) => page.row_count));
+      expect(overStdio.map((page) => page.rows.length)).toEqual(overStdio.map((page) => page.row_count));
+      const rows = (pages: QueryOut[]) => pages.flatMap((page) => page.rows);
+      expect(rows(overStdio)).toEqual(rows(inMemory));
+      expect(rows(overStdio).map((row) => row[0])).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+      const sample = rows(overStdio);
+      expect(sample[4][1]).toBe('quote " backslash \\ tab \t nul \u0000 nl \n');
+      expect(sample[0][1]).toBe('é 中文 \u{1D11E} \u2028');
+      expect(sample[0][4]).toBe('9007199254740994');
+      expect(sample[6][3]).toBe("x'00ff10'");
+      expect(String(sample[2][1])).toMatch(/truncated: 70000 characters/);
+      expect(overStdio.map((page) => page.cells_cut?.length)).toEqual(inMemory.map((page) => page.cells_cut?.length));
+    } finally {
+      await stdio.close();
+      await memory.close();
+      await db.cleanup();
+    }
+  });
 });

@@ -4,6 +4,7 @@
 // statement open, so the next page continues where this one stopped (no OFFSET re-run).
 import { z } from 'zod';
 import type { BaseContext, ToolContext, ToolResult } from '@mcp-reference/shared';
+import { RawJson } from '@mcp-reference/shared/core';
 import type { EngineSlot } from './lib/engine.js';
 import { renderTable } from './lib/render-table.js';
 import { tableUri } from './lib/uris.js';
@@ -37,7 +38,12 @@ export type QueryOutput = z.input<typeof queryOutput>;
 
 export interface EnginePage {
   columns: { name: string; type: string | null }[];
+  /** The rows, unless the engine was asked for them as text (`head` in the request). */
   rows: unknown[][];
+  /** Asked for as text: the rows' JSON text, the first `head` of them parsed, and how many there are. */
+  rowsText?: string;
+  head?: unknown[][];
+  count?: number;
   more: boolean;
   cursor?: string;
   tables: string[];
@@ -67,20 +73,29 @@ function previewCell(value: unknown): unknown {
  * twice would also halve the rows per second a client can page through.
  */
 export const TEXT_ROWS = 200;
+
+/** The rows of a page as read_query asks the engine for them: as text, the first TEXT_ROWS parsed (see queryResult). */
+export const AS_TEXT = { head: TEXT_ROWS } as const;
+
+/** The rows of an answer: parsed, or the text of a page the engine serialized (see queryResult). */
+function rowsOf(out: z.output<typeof queryOutput>): unknown[][] {
+  const rows: unknown = out.rows;
+  return rows instanceof RawJson ? (rows.head as unknown[][]) : out.rows;
+}
 const TEXT_CHARS = 64 * 1024;
 
 export function renderQuery(out: z.output<typeof queryOutput>): string {
   const parts: string[] = [];
   if (out.columns.length) {
-    let table = renderTable(out.columns.map((c) => c.name), out.rows.slice(0, TEXT_ROWS).map((row) => row.map(previewCell)));
-    let shown = Math.min(out.rows.length, TEXT_ROWS);
+    let table = renderTable(out.columns.map((c) => c.name), rowsOf(out).slice(0, TEXT_ROWS).map((row) => row.map(previewCell)));
+    let shown = Math.min(out.row_count, TEXT_ROWS);
     if (table.length > TEXT_CHARS) {
       table = table.slice(0, table.lastIndexOf('\n', TEXT_CHARS));
       shown = Math.max(0, table.split('\n').length - 2);
     }
     parts.push(table);
-    if (shown < out.rows.length) {
-      parts.push(`(${shown} of the ${out.rows.length} rows of this page are shown here; structuredContent has them all. For fewer rows, add a LIMIT or a WHERE.)`);
+    if (shown < out.row_count) {
+      parts.push(`(${shown} of the ${out.row_count} rows of this page are shown here; structuredContent has them all. For fewer rows, add a LIMIT or a WHERE.)`);
     }
   }
   if (out.cells_cut?.length) {
@@ -91,7 +106,7 @@ export function renderQuery(out: z.output<typeof queryOutput>): string {
         `${restOf(out.cells_cut[0].column, out.cells_cut[0].length)} (a blob keeps ${(CELL_CHARS / 2).toLocaleString('en')} bytes: hex(substr(column, ${CELL_CHARS / 2 + 1}, ${CELL_CHARS / 2})) for the next ones).`,
     );
   }
-  if (out.changes !== undefined && out.rows.length === 0) parts.push(`${out.changes} row(s) changed.`);
+  if (out.changes !== undefined && out.row_count === 0) parts.push(`${out.changes} row(s) changed.`);
   else parts.push(`${out.row_count} row(s)${out.truncated ? ', more follow: call again with the same query and cursor ' + out.nextCursor : ''}.`);
   return parts.join('\n\n');
 }
@@ -111,13 +126,18 @@ export function decodeQueryCursor(ctx: BaseContext, cursor: string): { at: Engin
   throw new SqlError(`Invalid cursor "${cursor.slice(0, 40)}": use the nextCursor of the previous call, or omit cursor to start over.`);
 }
 
-/** The tool result of one page. */
+/**
+ * The tool result of one page. A page the engine sent as text goes out as that text
+ * (RawJson, written into the message by the stdio transport): the 10,000 rows of a page
+ * are serialized once, in the engine process, not parsed here only to be serialized again.
+ */
 export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page: EnginePage): ToolResult {
   const nextCursor = encodeQueryCursor(ctx, page);
+  const rows = page.rowsText === undefined ? page.rows : (new RawJson(page.rowsText, page.head) as unknown as unknown[][]);
   const out: QueryOutput = {
     columns: page.columns,
-    rows: page.rows,
-    row_count: page.rows.length,
+    rows,
+    row_count: rowCount(page),
     truncated: page.more,
     ...(nextCursor ? { nextCursor } : {}),
     tables: page.tables,
@@ -126,4 +146,9 @@ export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page:
     ...(page.cuts?.length ? { cells_cut: page.cuts.map(([row, column, length]) => ({ row, column: page.columns[column]?.name ?? String(column), length })) } : {}),
   };
   return ctx.result(out, page.tables.map((name) => ctx.link(tableUri(name), { name, mimeType: 'application/json' })));
+}
+
+/** Rows in an engine page, parsed or as text. */
+export function rowCount(page: EnginePage): number {
+  return page.count ?? page.rows.length;
 }

@@ -19,6 +19,7 @@ export interface QueryOut {
   nextCursor?: string;
   tables: string[];
   changes?: number;
+  cells_cut?: { row: number; column: string; length: number }[];
 }
 
 export type Session = ToolSession<ReturnType<typeof createSqliteServer>>;

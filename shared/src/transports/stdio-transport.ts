@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
+import { serializeMessage } from '../raw-json.js';
 
 /** A line longer than this is refused (and skipped up to its newline). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -180,7 +181,7 @@ export class LineTransport implements Transport {
       const next = this.queue.shift()!;
       let ok = true;
       try {
-        ok = this.output.write(`${JSON.stringify(next.message)}\n`);
+        ok = this.output.write(`${serializeMessage(next.message)}\n`);
       } catch (error) {
         this.onerror?.(error as Error);
       }
@@ -204,7 +205,7 @@ export class LineTransport implements Transport {
     // What is still queued is written if the pipe takes it; nobody waits for it.
     for (const pending of this.queue.splice(0)) {
       try {
-        this.output.write(`${JSON.stringify(pending.message)}\n`);
+        this.output.write(`${serializeMessage(pending.message)}\n`);
       } catch {
         // The client is gone.
       }

@@ -421,7 +421,25 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   // `ahead` is the next page, read while the parent handles this one (see the message loop);
   // `failed` is the error reading it met, told on the call that asks for it.
   type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
-  type Cursor = { db: Db; iterator: Iterator<unknown[]>; pending: unknown[] | undefined; columns: unknown; usedAt: number; owner: unknown; ahead?: Page; failed?: unknown };
+  // A page for read_query, whose parent writes the rows into its answer as they are: their
+  // JSON text, the first `head` rows parsed (for the text table) and how many there are.
+  // Serialized here, once, the rows cross the channel as one string instead of being parsed
+  // into 10,000 arrays in the parent only to be serialized again.
+  type TextPage = { rowsText: string; head: unknown[][]; count: number; more: boolean; cuts: number[][] };
+  type Cursor = {
+    db: Db;
+    iterator: Iterator<unknown[]>;
+    pending: unknown[] | undefined;
+    columns: unknown;
+    usedAt: number;
+    owner: unknown;
+    ahead?: Page | TextPage;
+    failed?: unknown;
+    /** The rows the parent parses of a page as text (its `head`), once it asked for text. */
+    head?: number;
+  };
+  const asText = (page: Page, head: number | undefined): Page | TextPage =>
+    head === undefined ? page : { rowsText: JSON.stringify(page.rows), head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
   // under the server is noticed on the next call instead of being served from the old file.
@@ -487,7 +505,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     for (const row of rows) if (roots.includes(row.rootpage)) names.add(row.tbl_name);
     return [...names].sort();
   };
-  const pageOf = (cursor: Cursor): Page => {
+  const pageOf = (cursor: Cursor): Page | TextPage => {
     const { ahead, failed } = cursor;
     cursor.ahead = undefined;
     cursor.failed = undefined;
@@ -499,7 +517,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
-    return { rows: page.rows, more: page.more, cuts: page.cuts };
+    return asText({ rows: page.rows, more: page.more, cuts: page.cuts }, cursor.head);
   };
   // Read statements already checked on a connection, while the schema is unchanged: a
   // repeated query skips the prepare and the EXPLAIN. (A statement SQLite called read-only
@@ -547,7 +565,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       const verdict = inspectStatement(db, sql, mode, bindArgs(params));
       return { reader: verdict.reader, readonly: verdict.readonly, verb: verdict.verb, destructive: verdict.destructive, writes: rootNames(db, verdict.writeRoots) };
     },
-    query({ sql, params, mode, confirmed, owner }) {
+    query({ sql, params, mode, confirmed, owner, head }) {
       if (mode === 'write') {
         const db = getWriter();
         const args = bindArgs(params);
@@ -571,27 +589,32 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       try {
         const args = bindArgs(params);
         const { stmt, columns, tables } = readStatement(db, sql, args);
-        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now(), owner };
+        const cursor: Cursor = { db, iterator: stmt.iterate(...args) as Iterator<unknown[]>, pending: undefined, columns, usedAt: Date.now(), owner, head };
         const page = pageOf(cursor);
-        if (!page.more) return { columns, rows: page.rows, more: false, tables, cuts: page.cuts };
+        if (!page.more) return { columns, ...page, tables };
         const id = `${process.pid}.${nextCursor++}`;
         cursors.set(id, cursor);
         kept = true;
         if (cursors.size > config.maxCursors) closeCursor(cursors.keys().next().value as string);
-        return { columns, rows: page.rows, more: true, cursor: id, tables, cuts: page.cuts };
+        return { columns, ...page, cursor: id, tables };
       } finally {
         if (!kept) release(db);
       }
     },
-    next({ cursor: id, owner }) {
+    next({ cursor: id, owner, head }) {
       const cursor = cursors.get(id);
       if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
       // A cursor is its session's: another session cannot read (or advance) it.
       if (cursor.owner !== owner) throw refusal('This cursor belongs to another session: run the query yourself, without cursor.');
       try {
+        if (cursor.head !== head) {
+          // Asked for text now, not before (or the other way): a page read ahead is converted.
+          cursor.head = head;
+          if (cursor.ahead) cursor.ahead = asText('rows' in cursor.ahead ? cursor.ahead : { rows: JSON.parse(cursor.ahead.rowsText), more: cursor.ahead.more, cuts: cursor.ahead.cuts }, head);
+        }
         const page = pageOf(cursor);
         if (!page.more) closeCursor(id);
-        return { columns: cursor.columns, rows: page.rows, more: page.more, cursor: page.more ? id : undefined, tables: [], cuts: page.cuts };
+        return { columns: cursor.columns, ...page, cursor: page.more ? id : undefined, tables: [] };
       } catch (error) {
         closeCursor(id);
         throw error;
@@ -678,7 +701,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
       try {
         const page = takePage(cursor.iterator, cursor.pending, config.limits);
         cursor.pending = page.pending;
-        cursor.ahead = { rows: page.rows, more: page.more, cuts: page.cuts };
+        cursor.ahead = asText({ rows: page.rows, more: page.more, cuts: page.cuts }, cursor.head);
       } catch (error) {
         cursor.failed = error;
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { decodeQueryCursor, paramsSchema, queryOutput, queryResult, renderQuery, type EnginePage } from '../query-result.js';
+import { AS_TEXT, decodeQueryCursor, paramsSchema, queryOutput, queryResult, renderQuery, rowCount, type EnginePage } from '../query-result.js';
 
 export const readQuery = defineTool({
   name: 'read_query',
@@ -24,14 +24,14 @@ export const readQuery = defineTool({
     let page: EnginePage;
     if (cursor) {
       const { at, id } = decodeQueryCursor(ctx, cursor);
-      page = await ctx.engine.call<EnginePage>('next', { cursor: id }, { signal: ctx.signal, at });
+      page = await ctx.engine.call<EnginePage>('next', { cursor: id, ...AS_TEXT }, { signal: ctx.signal, at });
     } else {
       const bounded = ctx.quick.read(query, params);
       page = bounded
         ? { ...bounded, more: false, at: { slot: -1, generation: 0 } }
-        : await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'read' }, { signal: ctx.signal });
+        : await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'read', ...AS_TEXT }, { signal: ctx.signal });
     }
-    await ctx.progress(1, 1, `${page.rows.length} row(s)`);
+    await ctx.progress(1, 1, `${rowCount(page)} row(s)`);
     return queryResult(ctx, page);
   },
 });

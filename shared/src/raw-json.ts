@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * A value that is already JSON text: a page of 10,000 SQLite rows that the engine process
+ * serialized once. It may stand as a top-level value of a tool result's
+ * `structuredContent`. The stdio transport writes its text into the message as it is
+ * (`serializeMessage`), so the server does not parse 10,000 rows into objects only to
+ * serialize them again, which cost more than running the query and doubled what the
+ * garbage collector had to do. Every other way out sees an ordinary value:
+ * `JSON.stringify` calls `toJSON`, and a transport that hands messages over as objects
+ * (in memory) is given the parsed value (`withParsedRawJson`, arranged by `connect`).
+ */
+export class RawJson {
+  /** UTF-8 bytes of `text`, measured once (for the result budget). */
+  private measured?: number;
+
+  /**
+   * @param text JSON text, trusted to be valid (it comes from JSON.stringify in the
+   *   process that made it, never from a client).
+   * @param head The first items of an array value, parsed: for a text rendering that shows
+   *   only the beginning of a long list.
+   */
+  constructor(
+    readonly text: string,
+    readonly head: readonly unknown[] = [],
+  ) {}
+
+  get bytes(): number {
+    return (this.measured ??= Buffer.byteLength(this.text, 'utf8'));
+  }
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+type Message = { result?: { structuredContent?: unknown } };
+
+/** The structuredContent of a result message when any of its top-level values is RawJson. */
+function withRaw(message: unknown): Record<string, unknown> | undefined {
+  const structured = (message as Message | null)?.result?.structuredContent;
+  if (structured === null || typeof structured !== 'object' || Array.isArray(structured)) return undefined;
+  for (const key in structured) if ((structured as Record<string, unknown>)[key] instanceof RawJson) return structured as Record<string, unknown>;
+  return undefined;
+}
+
+/** `message` with its structuredContent replaced (shallow copies; the original is untouched). */
+function replaceStructured(message: unknown, structured: Record<string, unknown>): unknown {
+  const { result } = message as Required<Message>;
+  return { ...(message as object), result: { ...result, structuredContent: structured } };
+}
+
+/**
+ * `JSON.stringify(message)`, with the text of each RawJson in the result's
+ * structuredContent written in as it is. Each is first stood in for by a string no client
+ * can have sent (it holds a UUID made here), which is then replaced in the output.
+ */
+export function serializeMessage(message: unknown): string {
+  const structured = withRaw(message);
+  if (!structured) return JSON.stringify(message);
+  const marker = `raw-json:${randomUUID()}:`;
+  const texts: string[] = [];
+  const standIns: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(structured)) {
+    if (value instanceof RawJson) {
+      standIns[key] = `${marker}${texts.length}`;
+      texts.push(value.text);
+    } else standIns[key] = value;
+  }
+  let json = JSON.stringify(replaceStructured(message, standIns));
+  texts.forEach((text, i) => {
+    const token = JSON.stringify(`${marker}${i}`);
+    const at = json.indexOf(token);
+    json = json.slice(0, at) + text + json.slice(at + token.length);
+  });
+  return json;
+}
+
+/** `message` with every RawJson of its result parsed, for a transport that does not serialize. */
+export function withParsedRawJson<T>(message: T): T {
+  const structured = withRaw(message);
+  if (!structured) return message;
+  const parsed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(structured)) parsed[key] = value instanceof RawJson ? value.toJSON() : value;
+  return replaceStructured(message, parsed) as T;
+}
+
+/**
+ * Makes `transport` send results with their RawJson parsed: for every transport but the
+ * stdio one (which writes the text in), such as an in-memory pair whose other end would
+ * otherwise receive RawJson objects instead of values.
+ */
+export function parseRawJsonOnSend(transport: { send(message: never, ...rest: never[]): Promise<void> }): void {
+  const send = transport.send.bind(transport) as (message: unknown, ...rest: unknown[]) => Promise<void>;
+  transport.send = ((message: unknown, ...rest: unknown[]) => send(withParsedRawJson(message), ...rest)) as typeof transport.send;
+}
