@@ -36,6 +36,16 @@ describe('RawJson', () => {
     expect(JSON.parse(line).result.structuredContent.rows[3][1]).toBe('raw-json:00000000-0000-0000-0000-000000000000:0');
   });
 
+  it('may be UTF-8 bytes, written in as they are', () => {
+    const raw = new RawJson(Buffer.from(JSON.stringify(ROWS), 'utf8'));
+    raw.toJSON = () => {
+      throw new Error('parsed');
+    };
+    expect(serializeMessage(message(raw))).toBe(JSON.stringify(message(ROWS)));
+    expect(jsonBytes(message(raw))).toBe(Buffer.byteLength(JSON.stringify(message(ROWS))));
+    expect(new RawJson(Buffer.from(JSON.stringify(ROWS))).toJSON()).toEqual(JSON.parse(JSON.stringify(ROWS)));
+  });
+
   it('is counted by the result budget as the bytes of its text, without being parsed', () => {
     const raw = new RawJson(JSON.stringify(ROWS));
     raw.toJSON = () => {
@@ -58,7 +68,7 @@ describe('RawJson', () => {
   it('reaches a client as the same rows over the stdio transport and in memory', async () => {
     // Over stdio the text is written in, never parsed: parsing it would throw.
     const unparsable = () => {
-      const raw = new RawJson(JSON.stringify(ROWS));
+      const raw = new RawJson(Buffer.from(JSON.stringify(ROWS)));
       raw.toJSON = () => {
         throw new Error('parsed');
       };

@@ -11,27 +11,37 @@ import { randomUUID } from 'node:crypto';
  * (in memory) is given the parsed value (`withParsedRawJson`, arranged by `connect`).
  */
 export class RawJson {
-  /** UTF-8 bytes of `text`, measured once (for the result budget). */
+  /** UTF-8 bytes of the JSON, measured once (for the result budget). */
   private measured?: number;
 
   /**
-   * @param text JSON text, trusted to be valid (it comes from JSON.stringify in the
-   *   process that made it, never from a client).
+   * @param json JSON text, or its UTF-8 bytes, trusted to be valid (it comes from
+   *   JSON.stringify in the process that made it, never from a client). Bytes go out to a
+   *   stdio client without being decoded or encoded again.
    * @param head The first items of an array value, parsed: for a text rendering that shows
    *   only the beginning of a long list.
    */
   constructor(
-    readonly text: string,
+    readonly json: string | Uint8Array,
     readonly head: readonly unknown[] = [],
   ) {}
 
   get bytes(): number {
-    return (this.measured ??= Buffer.byteLength(this.text, 'utf8'));
+    return (this.measured ??= typeof this.json === 'string' ? Buffer.byteLength(this.json, 'utf8') : this.json.byteLength);
+  }
+
+  /** The JSON as text. */
+  get text(): string {
+    return asText(this.json);
   }
 
   toJSON(): unknown {
     return JSON.parse(this.text);
   }
+}
+
+function asText(json: string | Uint8Array): string {
+  return typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8');
 }
 
 type Message = { result?: { structuredContent?: unknown } };
@@ -51,29 +61,40 @@ function replaceStructured(message: unknown, structured: Record<string, unknown>
 }
 
 /**
- * `JSON.stringify(message)`, with the text of each RawJson in the result's
- * structuredContent written in as it is. Each is first stood in for by a string no client
- * can have sent (it holds a UUID made here), which is then replaced in the output.
+ * `JSON.stringify(message)` in parts whose concatenation is the message: the JSON of each
+ * RawJson in the result's structuredContent is a part of its own, written in as it is
+ * (bytes stay bytes). Each is first stood in for by a string no client can have sent (it
+ * holds a UUID made here), and the output is cut where the stand-ins are. Kept apart, the
+ * parts are encoded separately: a page of rows is not copied into the (often two-byte) rest.
  */
-export function serializeMessage(message: unknown): string {
+export function messageParts(message: unknown): (string | Uint8Array)[] {
   const structured = withRaw(message);
-  if (!structured) return JSON.stringify(message);
+  if (!structured) return [JSON.stringify(message)];
   const marker = `raw-json:${randomUUID()}:`;
-  const texts: string[] = [];
+  const raws: (string | Uint8Array)[] = [];
   const standIns: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(structured)) {
     if (value instanceof RawJson) {
-      standIns[key] = `${marker}${texts.length}`;
-      texts.push(value.text);
+      standIns[key] = `${marker}${raws.length}`;
+      raws.push(value.json);
     } else standIns[key] = value;
   }
-  let json = JSON.stringify(replaceStructured(message, standIns));
-  texts.forEach((text, i) => {
+  const json = JSON.stringify(replaceStructured(message, standIns));
+  const parts: (string | Uint8Array)[] = [];
+  let from = 0;
+  raws.forEach((raw, i) => {
     const token = JSON.stringify(`${marker}${i}`);
-    const at = json.indexOf(token);
-    json = json.slice(0, at) + text + json.slice(at + token.length);
+    const at = json.indexOf(token, from);
+    parts.push(json.slice(from, at), raw);
+    from = at + token.length;
   });
-  return json;
+  parts.push(json.slice(from));
+  return parts;
+}
+
+/** `JSON.stringify(message)`, with the JSON of each RawJson written in as it is (see messageParts). */
+export function serializeMessage(message: unknown): string {
+  return messageParts(message).map(asText).join('');
 }
 
 /** `message` with every RawJson of its result parsed, for a transport that does not serialize. */

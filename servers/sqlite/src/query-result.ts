@@ -40,8 +40,8 @@ export interface EnginePage {
   columns: { name: string; type: string | null }[];
   /** The rows, unless the engine was asked for them as text (`head` in the request). */
   rows: unknown[][];
-  /** Asked for as text: the rows' JSON text, the first `head` of them parsed, and how many there are. */
-  rowsText?: string;
+  /** Asked for as text: the rows' JSON (UTF-8), the first `head` of them parsed, and how many there are. */
+  rowsJson?: Uint8Array;
   head?: unknown[][];
   count?: number;
   more: boolean;
@@ -133,7 +133,7 @@ export function decodeQueryCursor(ctx: BaseContext, cursor: string): { at: Engin
  */
 export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page: EnginePage): ToolResult {
   const nextCursor = encodeQueryCursor(ctx, page);
-  const rows = page.rowsText === undefined ? page.rows : (new RawJson(page.rowsText, page.head) as unknown as unknown[][]);
+  const rows = page.rowsJson === undefined ? page.rows : (new RawJson(page.rowsJson, page.head) as unknown as unknown[][]);
   const out: QueryOutput = {
     columns: page.columns,
     rows,

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
-import { serializeMessage } from '../raw-json.js';
+import { messageParts, serializeMessage } from '../raw-json.js';
 
 /** A line longer than this is refused (and skipped up to its newline). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -181,7 +181,7 @@ export class LineTransport implements Transport {
       const next = this.queue.shift()!;
       let ok = true;
       try {
-        ok = this.output.write(`${serializeMessage(next.message)}\n`);
+        ok = this.write(next.message);
       } catch (error) {
         this.onerror?.(error as Error);
       }
@@ -194,6 +194,17 @@ export class LineTransport implements Transport {
         });
       }
     }
+  }
+
+  /** One message and its newline; a result carrying RawJson goes out in parts (raw-json.ts), corked into one write. */
+  private write(message: JSONRPCMessage): boolean {
+    const parts = messageParts(message);
+    if (parts.length === 1) return this.output.write(`${parts[0]}\n`);
+    this.output.cork();
+    for (const part of parts) this.output.write(part);
+    const ok = this.output.write('\n');
+    this.output.uncork();
+    return ok;
   }
 
   async close(): Promise<void> {

@@ -422,10 +422,12 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   // `failed` is the error reading it met, told on the call that asks for it.
   type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
   // A page for read_query, whose parent writes the rows into its answer as they are: their
-  // JSON text, the first `head` rows parsed (for the text table) and how many there are.
-  // Serialized here, once, the rows cross the channel as one string instead of being parsed
-  // into 10,000 arrays in the parent only to be serialized again.
-  type TextPage = { rowsText: string; head: unknown[][]; count: number; more: boolean; cuts: number[][] };
+  // JSON as UTF-8 bytes, the first `head` rows parsed (for the text table) and how many
+  // there are. Serialized here, once, the rows cross the channel as one block of bytes
+  // (copied, not escaped, by the channel's V8 serialization) and go out to the client as
+  // those bytes, instead of being parsed into 10,000 arrays in the parent only to be
+  // serialized and encoded again.
+  type TextPage = { rowsJson: Uint8Array; head: unknown[][]; count: number; more: boolean; cuts: number[][] };
   type Cursor = {
     db: Db;
     iterator: Iterator<unknown[]>;
@@ -438,8 +440,10 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     /** The rows the parent parses of a page as text (its `head`), once it asked for text. */
     head?: number;
   };
+  // TextEncoder, not Buffer.from: it encodes a one-byte string (most pages) about ten times faster.
+  const encoder = new TextEncoder();
   const asText = (page: Page, head: number | undefined): Page | TextPage =>
-    head === undefined ? page : { rowsText: JSON.stringify(page.rows), head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
+    head === undefined ? page : { rowsJson: encoder.encode(JSON.stringify(page.rows)), head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
   // under the server is noticed on the next call instead of being served from the old file.
@@ -610,7 +614,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
         if (cursor.head !== head) {
           // Asked for text now, not before (or the other way): a page read ahead is converted.
           cursor.head = head;
-          if (cursor.ahead) cursor.ahead = asText('rows' in cursor.ahead ? cursor.ahead : { rows: JSON.parse(cursor.ahead.rowsText), more: cursor.ahead.more, cuts: cursor.ahead.cuts }, head);
+          if (cursor.ahead) cursor.ahead = asText('rows' in cursor.ahead ? cursor.ahead : { rows: JSON.parse(Buffer.from(cursor.ahead.rowsJson).toString('utf8')), more: cursor.ahead.more, cuts: cursor.ahead.cuts }, head);
         }
         const page = pageOf(cursor);
         if (!page.more) closeCursor(id);

@@ -161,7 +161,9 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const child = spawn(process.execPath, ['-e', source], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      serialization: 'json',
+      // V8's serialization: a page of rows as JSON bytes (engine-child.ts) is copied across,
+      // where the JSON channel would escape every quote in it and parse it back.
+      serialization: 'advanced',
       env: { ...process.env, NODE_OPTIONS: '' },
     });
     slot.child = child;
