@@ -26,6 +26,7 @@ export {
   renderJson,
 } from './results.js';
 export { DEFAULT_MAX_RESULT_BYTES, jsonBytes, describeBytes } from './result-budget.js';
+export { RawJson } from './raw-json.js';
 export { toJsonSchema, describeZodError, type JsonSchema } from './json-schema.js';
 export { watchPath, processWatchRegistry, createWatchRegistry, type WatchRegistry, type WatchPathOptions } from './watch-path.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RawJson } from '@mcp-reference/shared';
 import { defineTool } from '../context.js';
 import { directoryTree as buildTree, DEFAULT_MAX_TREE_ENTRIES, type TreeNode } from '../lib/tree.js';
 import { throttledProgress } from './progress.js';
@@ -49,7 +50,9 @@ export const directoryTree = defineTool({
   // The text is the JSON the official server returns (an array of {name, type, children}),
   // so clients that parse it keep working; a page note goes in a second block. Compact, not
   // indented as there: indentation more than doubled a 50,000-entry page (7.9 MB against 3 MB).
-  render: (out) => JSON.stringify(out.tree),
+  // The same JSON is the structuredContent's tree (RawJson): serialized once, not walked again
+  // by the size check nor serialized again by the stdio transport.
+  render: (out) => (out.tree instanceof RawJson ? out.tree.text : JSON.stringify(out.tree)),
   async handler(args, ctx) {
     const root = await ctx.policy.resolveDirectory(args.path);
     const boundary = await ctx.policy.rootOf(root);
@@ -77,7 +80,7 @@ export const directoryTree = defineTool({
       ...escapeNotes(args.excludePatterns, globOptions),
     ];
     return ctx.result(
-      { path: root, tree: result.tree, entries: result.entries, ...(nextCursor ? { nextCursor } : {}), ...(skipped.length > 0 ? { skipped } : {}) },
+      { path: root, tree: new RawJson(JSON.stringify(result.tree)) as unknown as TreeNode[], entries: result.entries, ...(nextCursor ? { nextCursor } : {}), ...(skipped.length > 0 ? { skipped } : {}) },
       more,
     );
   },
