@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * A value that is already JSON text: a page of 10,000 SQLite rows that the engine process
- * serialized once. It may stand as a top-level value of a tool result's
- * `structuredContent`. The stdio transport writes its text into the message as it is
- * (`serializeMessage`), so the server does not parse 10,000 rows into objects only to
- * serialize them again, which cost more than running the query and doubled what the
- * garbage collector had to do. Every other way out sees an ordinary value:
+ * A value that is already JSON: a page of 10,000 SQLite rows that the engine process
+ * serialized once, or a directory tree whose JSON is also the tool's text. It may stand as a
+ * top-level value of a tool result's `structuredContent`. The stdio transport writes it
+ * into the message as it is (`messageParts`), so the server does not parse 10,000 rows into
+ * objects only to serialize them again (which cost more than running the query and doubled
+ * what the garbage collector had to do), and the result budget counts its bytes instead of
+ * walking it. Every other way out sees an ordinary value:
  * `JSON.stringify` calls `toJSON`, and a transport that hands messages over as objects
  * (in memory) is given the parsed value (`withParsedRawJson`, arranged by `connect`).
  */
@@ -82,12 +83,14 @@ export function messageParts(message: unknown): (string | Uint8Array)[] {
   const json = JSON.stringify(replaceStructured(message, standIns));
   const parts: (string | Uint8Array)[] = [];
   let from = 0;
-  raws.forEach((raw, i) => {
+  for (const [i, raw] of raws.entries()) {
     const token = JSON.stringify(`${marker}${i}`);
     const at = json.indexOf(token, from);
+    // Not where it was put (a message shaped otherwise): serialized whole, RawJson parsed.
+    if (at === -1) return [JSON.stringify(message)];
     parts.push(json.slice(from, at), raw);
     from = at + token.length;
-  });
+  }
   parts.push(json.slice(from));
   return parts;
 }

@@ -74,7 +74,7 @@ function previewCell(value: unknown): unknown {
  */
 export const TEXT_ROWS = 200;
 
-/** The rows of a page as read_query asks the engine for them: as text, the first TEXT_ROWS parsed (see queryResult). */
+/** How read_query asks the engine for a query's pages: as text, the first TEXT_ROWS rows parsed (see queryResult); its cursor keeps that. */
 export const AS_TEXT = { head: TEXT_ROWS } as const;
 
 /** The rows of an answer: parsed, or the text of a page the engine serialized (see queryResult). */

@@ -437,7 +437,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     owner: unknown;
     ahead?: Page | TextPage;
     failed?: unknown;
-    /** The rows the parent parses of a page as text (its `head`), once it asked for text. */
+    /** Pages go as text, with this many rows parsed, when the query asked for them so (read_query). */
     head?: number;
   };
   // TextEncoder, not Buffer.from: it encodes a one-byte string (most pages) about ten times faster.
@@ -605,17 +605,12 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
         if (!kept) release(db);
       }
     },
-    next({ cursor: id, owner, head }) {
+    next({ cursor: id, owner }) {
       const cursor = cursors.get(id);
       if (!cursor) throw refusal('This cursor has expired (cursors are kept for a short while, a few at a time): run the query again.');
       // A cursor is its session's: another session cannot read (or advance) it.
       if (cursor.owner !== owner) throw refusal('This cursor belongs to another session: run the query yourself, without cursor.');
       try {
-        if (cursor.head !== head) {
-          // Asked for text now, not before (or the other way): a page read ahead is converted.
-          cursor.head = head;
-          if (cursor.ahead) cursor.ahead = asText('rows' in cursor.ahead ? cursor.ahead : { rows: JSON.parse(Buffer.from(cursor.ahead.rowsJson).toString('utf8')), more: cursor.ahead.more, cuts: cursor.ahead.cuts }, head);
-        }
         const page = pageOf(cursor);
         if (!page.more) closeCursor(id);
         return { columns: cursor.columns, ...page, cursor: page.more ? id : undefined, tables: [] };

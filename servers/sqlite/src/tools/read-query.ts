@@ -24,7 +24,7 @@ export const readQuery = defineTool({
     let page: EnginePage;
     if (cursor) {
       const { at, id } = decodeQueryCursor(ctx, cursor);
-      page = await ctx.engine.call<EnginePage>('next', { cursor: id, ...AS_TEXT }, { signal: ctx.signal, at });
+      page = await ctx.engine.call<EnginePage>('next', { cursor: id }, { signal: ctx.signal, at });
     } else {
       const bounded = ctx.quick.read(query, params);
       page = bounded
