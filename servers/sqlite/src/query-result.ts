@@ -39,7 +39,7 @@ export type QueryOutput = z.input<typeof queryOutput>;
 export interface EnginePage {
   columns: { name: string; type: string | null }[];
   /** The rows, unless the engine was asked for them as text (`head` in the request). */
-  rows: unknown[][];
+  rows?: unknown[][];
   /** Asked for as text: the rows' JSON (UTF-8), the first `head` of them parsed, and how many there are. */
   rowsJson?: Uint8Array;
   head?: unknown[][];
@@ -133,7 +133,7 @@ export function decodeQueryCursor(ctx: BaseContext, cursor: string): { at: Engin
  */
 export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page: EnginePage): ToolResult {
   const nextCursor = encodeQueryCursor(ctx, page);
-  const rows = page.rowsJson === undefined ? page.rows : (new RawJson(page.rowsJson, page.head) as unknown as unknown[][]);
+  const rows = page.rowsJson === undefined ? (page.rows ?? []) : (new RawJson(page.rowsJson, page.head) as unknown as unknown[][]);
   const out: QueryOutput = {
     columns: page.columns,
     rows,
@@ -150,5 +150,5 @@ export function queryResult(ctx: ToolContext<QueryOutput> & SqliteContext, page:
 
 /** Rows in an engine page, parsed or as text. */
 export function rowCount(page: EnginePage): number {
-  return page.count ?? page.rows.length;
+  return page.count ?? page.rows?.length ?? 0;
 }

@@ -36,7 +36,8 @@ export const sqliteResultsPage = defineTool({
     const { query, params } = z.object({ query: z.string(), params: paramsSchema }).parse(sealed);
     // Newlines keep a trailing -- comment of the query from swallowing the parenthesis.
     const inner = `(\n${query.replace(/[\s;]+$/, '')}\n)`;
-    const run = (sql: string) => ctx.engine.call<EnginePage>('query', { sql, params, mode: 'read' }, { signal: ctx.signal });
+    // Asked without `head`: the rows come parsed.
+    const run = (sql: string) => ctx.engine.call<EnginePage & { rows: unknown[][] }>('query', { sql, params, mode: 'read' }, { signal: ctx.signal });
     let order = '';
     if (sort) {
       const { columns } = await run(`SELECT * FROM ${inner} LIMIT 0`);
