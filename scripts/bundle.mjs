@@ -105,6 +105,15 @@ if (kind === 'server') {
       js: "'use strict';\nvar __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
     },
   });
+  // The bin reads the script as text: one character beyond ASCII anywhere in it makes V8
+  // hold all of it as two-byte text (twice the memory for as long as the server runs, and
+  // slower to read at every start). esbuild escapes strings but not regular expression
+  // literals, so a source must write those with \u escapes.
+  const script = readFileSync(`${cwd}/dist/server.cjs`, 'latin1');
+  const wide = /[^\x00-\x7f]/.exec(script);
+  if (wide) {
+    throw new Error(`dist/server.cjs is not ASCII at offset ${wide.index}: ...${script.slice(Math.max(0, wide.index - 60), wide.index + 20)}... (write the character as a \\u escape in its source)`);
+  }
   const pkgName = JSON.parse(readFileSync(`${cwd}/package.json`, 'utf8')).name;
   const buildId = createHash('sha256').update(readFileSync(`${cwd}/dist/server.cjs`)).digest('hex').slice(0, 16);
   await build({

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, runBundle } from './compile-cache.js';
+import { checksum, compileCacheDir, runBundle } from './compile-cache.js';
 
 const posix = process.platform !== 'win32';
 let root = '';
@@ -44,6 +44,33 @@ beforeEach(() => {
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the code cache checksum', () => {
+  const payload = Buffer.from(Array.from({ length: 4099 }, (_, i) => (i * 31 + 7) & 0xff));
+
+  it('changes when any one byte changes, whichever lane or tail it is in', () => {
+    const original = checksum(payload);
+    expect(original).toHaveLength(16);
+    for (let i = 0; i < payload.length; i++) {
+      const damaged = Buffer.from(payload);
+      damaged[i] ^= 1 << i % 8;
+      expect(checksum(damaged).equals(original), `byte ${i}`).toBe(false);
+    }
+  });
+
+  it('changes with the length, even when the bytes cut or added are zeros', () => {
+    const zeros = Buffer.alloc(64);
+    const sums = [0, 1, 4, 60, 63, 64].map((n) => checksum(zeros.subarray(0, n)).toString('hex'));
+    expect(new Set(sums).size).toBe(sums.length);
+    expect(checksum(Buffer.concat([payload, Buffer.alloc(4)])).equals(checksum(payload))).toBe(false);
+  });
+
+  it('is the same for the same bytes wherever they sit in memory', () => {
+    const shifted = Buffer.alloc(payload.length + 3);
+    payload.copy(shifted, 3);
+    expect(checksum(shifted.subarray(3)).equals(checksum(payload))).toBe(true);
+  });
+});
 
 describe('the bin code cache', () => {
   it('runs the bundle with its file name and the bin URL, writes a private cache once, and uses it next time', () => {
@@ -100,7 +127,11 @@ describe('the bin code cache', () => {
 
   it('refuses a cache truncated to its digest or to nothing', () => {
     start().writeCache();
-    writeFileSync(cacheFile(), readFileSync(cacheFile()).subarray(0, 32));
+    writeFileSync(cacheFile(), readFileSync(cacheFile()).subarray(0, 16));
+    expect(start().cache).toBe('miss');
+    // Cut anywhere else: the checksum covers the length too.
+    start().writeCache();
+    writeFileSync(cacheFile(), readFileSync(cacheFile()).subarray(0, 48));
     expect(start().cache).toBe('miss');
     writeFileSync(cacheFile(), '');
     expect(start().cache).toBe('miss');

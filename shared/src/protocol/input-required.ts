@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   createRequestStateCodec,
   inputRequired,
@@ -9,6 +8,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolError, invalidParams } from '../errors.js';
 import type { ElicitAnswer, Question, Root, SampleAnswer } from '../types.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /**
  * What a modern (2026-07-28) request carries from one round to the next. A handler runs
@@ -47,10 +49,13 @@ export function createRequestStateSeal(key?: string): RequestStateSeal {
   if (key !== undefined && Buffer.byteLength(key) < 32) {
     throw new Error('MCP_REQUEST_STATE_KEY must be at least 32 bytes (e.g. `openssl rand -hex 32`).');
   }
-  const codec = createRequestStateCodec<SealedState>({ key: key ?? randomBytes(32), ttlSeconds: STATE_TTL_SECONDS });
+  // Made on first use: the codec's Web Crypto (and a random key) would load node:crypto at
+  // start-up, for a 2025 client that never sees a request state.
+  let codec: ReturnType<typeof createRequestStateCodec<SealedState>> | undefined;
+  const codecOf = () => (codec ??= createRequestStateCodec<SealedState>({ key: key ?? nodeCrypto().randomBytes(32), ttlSeconds: STATE_TTL_SECONDS }));
   return {
-    mint: (state) => codec.mint(state),
-    verify: (state) => codec.verify(state, undefined as never),
+    mint: (state) => codecOf().mint(state),
+    verify: (state) => codecOf().verify(state, undefined as never),
   };
 }
 
@@ -61,7 +66,7 @@ export class InputNeeded extends Error {
 
 /** A stable identity of one call: method, name, and a hash of its arguments. */
 export function callIdentity(method: string, name: string, args: unknown): string {
-  const hash = createHash('sha256').update(stableJson(args ?? {})).digest('base64url');
+  const hash = nodeCrypto().createHash('sha256').update(stableJson(args ?? {})).digest('base64url');
   return `${method} ${name} ${hash}`;
 }
 
@@ -80,7 +85,7 @@ const CONFIRM_PREFIX = 'confirm-';
 
 /** The elicitation key of a question: the same question gets the same key on every round. */
 function confirmKey(question: string): string {
-  return `${CONFIRM_PREFIX}${createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
+  return `${CONFIRM_PREFIX}${nodeCrypto().createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
 }
 
 /** The roots of a `roots/list` answer, keeping only well-formed entries. */

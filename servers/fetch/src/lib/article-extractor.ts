@@ -38,8 +38,10 @@ const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination
 const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
-const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
-const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+// "Advertising" and "loading" in several languages (French, German, Chinese, Russian,
+// Spanish), written as \u escapes: the bundle must stay ASCII (scripts/bundle.mjs says why).
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licit\u00e9)?|werb(ung)?|\u5e7f\u544a|\u0420\u0435\u043a\u043b\u0430\u043c\u0430|Anuncio)$/iu;
+const LOADING_WORDS = /^((loading|\u6b63\u5728\u52a0\u8f7d|\u0417\u0430\u0433\u0440\u0443\u0437\u043a\u0430|chargement|cargando)(\u2026|\.\.\.)?)$/iu;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 const TAGS_TO_SCORE = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
 const DIV_TO_P = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul']);

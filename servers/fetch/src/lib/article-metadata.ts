@@ -36,7 +36,7 @@ export function titleFromDocument(original: string, headings: { h1: string[]; h2
   let hierarchical = false;
   const separated = new RegExp(`\\s[${SEPARATORS}]\\s`, 'g');
   if (new RegExp(`\\s[${SEPARATORS}]\\s`).test(title)) {
-    hierarchical = /\s[\\/>»]\s/.test(title);
+    hierarchical = /\s[\\/>\u00bb]\s/.test(title);
     const all = [...origTitle.matchAll(separated)];
     title = origTitle.substring(0, all[all.length - 1].index);
     if (wordCount(title) < 3) title = origTitle.replace(new RegExp(`^[^${SEPARATORS}]*[${SEPARATORS}]`, 'gi'), '');

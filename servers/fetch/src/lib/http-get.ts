@@ -1,9 +1,6 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { connect as tlsConnect } from 'node:tls';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { LookupFunction } from 'node:net';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { FetchError } from './errors.js';
 import { defaultPort, type CheckedTarget } from './url-guard.js';
@@ -31,6 +28,22 @@ export interface GetOptions {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Node's HTTP client modules, loaded by the first fetch rather than at start-up: http,
+ * https, tls and zlib together cost a server that has not fetched anything yet about
+ * 15 ms of its cold start. (Not `import()`: the bundled bin runs as a script, which has no
+ * dynamic import of its own.)
+ */
+function clientModules() {
+  return {
+    http: process.getBuiltinModule('node:http'),
+    https: process.getBuiltinModule('node:https'),
+    tlsConnect: process.getBuiltinModule('node:tls').connect,
+    zlib: process.getBuiltinModule('node:zlib'),
+  };
+}
+type ClientModules = ReturnType<typeof clientModules>;
+
 /** A lookup that answers with the address the guard checked, whatever name is asked. */
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -45,10 +58,12 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
  * and the whole exchange must end by `deadline`.
  */
 export function httpGet(target: CheckedTarget, options: GetOptions): Promise<RawResponse> {
+  const modules = clientModules();
+  const { http, https, tlsConnect } = modules;
   const { url } = target;
   return new Promise<RawResponse>((resolve, reject) => {
     let settled = false;
-    let request: http.ClientRequest | undefined;
+    let request: ClientRequest | undefined;
     let tunnel: Socket | undefined;
     const cleanups: (() => void)[] = [];
     const finish = (outcome: () => void) => {
@@ -89,7 +104,7 @@ export function httpGet(target: CheckedTarget, options: GetOptions): Promise<Raw
 
     const onResponse = (response: IncomingMessage) => {
       connected();
-      readBody(response, options).then(
+      readBody(response, options, modules.zlib).then(
         (read) => finish(() => resolve({ status: response.statusCode ?? 0, headers: response.headers, ...read })),
         (error: Error) => fail(error),
       );
@@ -178,18 +193,18 @@ function describeNetworkError(url: URL, error: NodeJS.ErrnoException): Error {
   return new FetchError('NETWORK', `Could not fetch ${url.href}: ${code || error.message}`);
 }
 
-function decoderFor(response: IncomingMessage): Transform | undefined {
+function decoderFor(response: IncomingMessage, zlib: ClientModules['zlib']): Transform | undefined {
   const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
-  if (encoding === 'deflate') return createInflate();
-  if (encoding === 'br') return createBrotliDecompress();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
+  if (encoding === 'deflate') return zlib.createInflate();
+  if (encoding === 'br') return zlib.createBrotliDecompress();
   return undefined;
 }
 
 /** Reads at most `maxBytes` of the (decoded) body, then stops the transfer. */
-function readBody(response: IncomingMessage, options: GetOptions): Promise<{ body: Buffer; truncated: boolean }> {
+function readBody(response: IncomingMessage, options: GetOptions, zlib: ClientModules['zlib']): Promise<{ body: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
-    const decoder = decoderFor(response);
+    const decoder = decoderFor(response, zlib);
     const stream = decoder ? response.pipe(decoder) : response;
     const lengthHeader = Number(response.headers['content-length']);
     const total = decoder || !Number.isFinite(lengthHeader) ? undefined : lengthHeader;

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { FetchError } from './errors.js';
 import { createAddressClassifier } from './ip-address.js';
@@ -11,8 +10,9 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has (injectable: tests cannot rely on DNS). */
 export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
 
+// dns/promises is loaded by the first lookup, not at start-up (see http-get.ts).
 export const systemLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  (await process.getBuiltinModule('node:dns/promises').lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
 /** A URL that passed the guard, with the one address the connection must use. */
 export interface CheckedTarget extends ResolvedAddress {

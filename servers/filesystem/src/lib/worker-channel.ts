@@ -1,6 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { runInWorker } from '@mcp-reference/shared/worker';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /**
  * A worker thread (from the process's pool) held for one call, answering requests, for CPU-heavy
@@ -67,7 +69,7 @@ export async function openWorkerChannel<I, Req, Rep>(
   init: I,
   options: WorkerChannelOptions = {},
 ): Promise<WorkerChannel<Req, Rep>> {
-  const name = `mcp-fs-${randomUUID()}`;
+  const name = `mcp-fs-${nodeCrypto().randomUUID()}`;
   const channel = new BroadcastChannel(name);
   channel.unref(); // an open channel must not keep the process alive; the worker's end is runInWorker's business
   const pending = new Map<number, { resolve: (value: Rep) => void; reject: (error: unknown) => void }>();

@@ -1,8 +1,10 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { isWithinPath } from '@mcp-reference/shared/core';
 import { metadataOutside, type MetadataCache } from './metadata-guard.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /** A repository this server may work in, with everything resolved to real paths. */
 export interface Repo {
@@ -27,7 +29,7 @@ export const NO_REPOSITORY =
 
 export function repoId(root: string): string {
   const base = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
-  return `${base}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
+  return `${base}-${nodeCrypto().createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
 
 /** The nearest ancestor of `dir` (itself included) with a `.git` entry. */

