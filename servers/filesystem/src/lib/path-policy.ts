@@ -1,5 +1,6 @@
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,9 +97,12 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     // links realpath resolves): one thread-pool wait instead of two, a good part of a head
     // or tail call. Neither is acted on unless the real path is allowed; a path that
     // changes in between is caught on the opened descriptor (openRegularFile, assertOpenedInside).
-    const early = fsp.stat(toAbsolute(requested, await allowed())).catch(() => undefined);
+    const early = fsp.stat(toAbsolute(requested, await allowed())).then(
+      (stats): Stats | undefined => stats,
+      () => undefined,
+    );
     const real = await resolveReadable(requested);
-    const stats = (await early) ?? (await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested))));
+    const stats: Stats = (await early) ?? (await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested))));
     if (!stats.isFile()) throw notAFile(requested, stats);
     return real;
   }
