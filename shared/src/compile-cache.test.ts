@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath as fileURLToPathOf, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checksum, compileCacheDir, runBundle } from './compile-cache.js';
 
@@ -92,6 +92,14 @@ describe('the bin code cache', () => {
     expect(second.cache).toBe('used');
     expect(runs).toHaveLength(2);
     expect(runs[1]).toBe(runs[0]);
+  });
+
+  it('runs a script with text beyond ASCII as UTF-8 (an ASCII one is read as Latin-1: the same text, cheaper)', () => {
+    bundle = writeBundle('v1 \u00e9\u5e7f\ud83d\ude00');
+    // JSON.stringify writes these characters as they are: the script is not ASCII.
+    expect(readFileSync(fileURLToPathOf(bundle)).some((byte) => byte > 0x7f)).toBe(true);
+    start();
+    expect(runs.at(-1)).toMatch(/^v1 \u00e9\u5e7f\ud83d\ude00 server\.cjs /);
   });
 
   it("keeps one file per build: another build does not read this one, and writing its own removes the build before's", () => {

@@ -13,6 +13,7 @@
 // once, atomically, after the server has started (it then holds the functions start-up and
 // the first requests compiled). `MCP_COMPILE_CACHE=off` turns it off; any other value names
 // the directory to use.
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -184,7 +185,10 @@ export interface BundleRun {
 /** Runs the bundled server, with the code cache when one can be used. */
 export function runBundle({ bundle, entry, buildId, name, env = process.env }: RunBundleOptions): BundleRun {
   const filename = fileURLToPath(bundle);
-  const source = readFileSync(filename, 'utf8');
+  const bytes = readFileSync(filename);
+  // The build keeps the script ASCII (scripts/bundle.mjs), and for ASCII, decoding as Latin-1
+  // is exact and about a third cheaper than UTF-8's (some 5 ms of every start).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const dir = compileCacheDir(env);
   const safeName = name.replace(/[^\w.-]+/g, '_');
   const runtime = `node${process.versions.node}-v8-${process.versions.v8}-${process.arch}.cache`;
