@@ -1,6 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnv, GitError, SAFE_CONFIG } from './git-runner.js';
 import type { Repo } from './repo.js';
+
+// node:child_process is loaded with the first git command: loading it at start-up cost ~5 ms.
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 export interface CatResult {
   /** 'missing' when the object does not exist. */
@@ -29,7 +32,7 @@ export function createCatFile() {
   const processes = new Map<string, ReturnType<typeof open>>();
 
   function open(repo: Repo) {
-    const child: ChildProcessWithoutNullStreams = spawn('git', ['--no-pager', ...SAFE_CONFIG, 'cat-file', '--batch-command'], {
+    const child: ChildProcessWithoutNullStreams = childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, 'cat-file', '--batch-command'], {
       cwd: repo.root,
       env: gitEnv(repo),
       stdio: ['pipe', 'pipe', 'pipe'],

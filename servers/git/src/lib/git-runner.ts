@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 import { watchSpawnErrors } from './spawn-error-watch.js';
+
+// node:child_process is loaded with the first git command: loading it at start-up cost ~5 ms.
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 /*
  * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
@@ -155,7 +157,7 @@ export interface RunOptions {
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
 export function spawnGit(repo: Pick<Repo, 'gitDir' | 'root'>, args: readonly string[], options: Pick<RunOptions, 'config' | 'literalPathspecs'> = {}) {
   const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
-  return spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export interface RunResult {
@@ -312,7 +314,7 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
-    const child = spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
+    const child = childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
       cwd: repo?.root ?? process.cwd(),
       env,
       // stdin is a pipe nothing is written to (as it always was): a git that waits for
