@@ -50,6 +50,31 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
     expect(await exited).toEqual({ code: 0, signal: null });
   });
 
+  it('answers initialize without loading the modules only later calls need (crypto, HTTP, TLS, child processes)', async () => {
+    const preload = path.join(repoRoot, 'test-harness/src/fixtures/first-answer-modules.cjs');
+    const child = spawn(process.execPath, ['--require', preload, bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let stderr = '';
+      const report = new Promise<string[]>((resolve, reject) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          const line = /FIRST-ANSWER-MODULES (.*)\n/.exec(stderr);
+          if (line) resolve(JSON.parse(line[1]!) as string[]);
+        });
+        child.once('exit', () => reject(new Error(`exited before answering: ${stderr}`)));
+      });
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } })}\n`);
+      const loaded = await report;
+      // The preload itself sees what every Node process loads; a server's own start must not
+      // add these (each costs milliseconds of every cold start: see shared/src/compile-cache.ts).
+      expect(loaded).toContain('fs');
+      const later = ['crypto', 'http', 'https', 'tls', 'dns', 'dns/promises', ...(name === 'sqlite' ? [] : ['child_process'])];
+      expect(loaded.filter((m) => later.includes(m))).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('writes a private code cache on its first launch and answers the same from it, or from a damaged one', async () => {
     const cacheDir = path.join(dir.dir, '.compile-cache');
     const env = { MCP_COMPILE_CACHE: cacheDir };
