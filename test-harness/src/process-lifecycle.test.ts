@@ -68,7 +68,7 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
       // The preload itself sees what every Node process loads; a server's own start must not
       // add these (each costs milliseconds of every cold start: see shared/src/compile-cache.ts).
       expect(loaded).toContain('fs');
-      const later = ['crypto', 'http', 'https', 'tls', 'dns', 'dns/promises', ...(name === 'sqlite' ? [] : ['child_process'])];
+      const later = ['crypto', 'http', 'https', 'tls', 'dns', 'dns/promises', 'child_process'];
       expect(loaded.filter((m) => later.includes(m))).toEqual([]);
     } finally {
       child.kill('SIGKILL');

@@ -2,10 +2,13 @@
 // for why processes). A call waits for an idle child or is queued; a call that runs past
 // the time limit, or is cancelled, kills its child, which is respawned on the next call.
 // Other calls never wait behind a runaway one while another child is free.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { CHILD_FUNCTIONS, type ChildConfig, type PageLimits } from './engine-child.js';
 import { SqlError } from './errors.js';
 import { databaseLocked } from './lock-probe.js';
+
+// node:child_process is loaded when the first engine process starts: loading it at start-up cost ~5 ms.
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 export interface EngineOptions {
   dbPath: string;
@@ -159,7 +162,7 @@ export function createEngine(options: EngineOptions): Engine {
       hooked = true;
       process.on('exit', killAll);
     }
-    const child = spawn(process.execPath, ['-e', source], {
+    const child = childProcess().spawn(process.execPath, ['-e', source], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       // V8's serialization: a page of rows as JSON bytes (engine-child.ts) is copied across,
       // where the JSON channel would escape every quote in it and parse it back.
