@@ -4,4 +4,5 @@ export { narrowScopes, isWithinPath, rootPaths } from './roots.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
 export { ToolError } from './errors.js';
 export { RawJson } from './raw-json.js';
+export { nodeCrypto, childProcess } from './lazy-builtins.js';
 export type { Disposer, Root } from './types.js';

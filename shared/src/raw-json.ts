@@ -1,6 +1,4 @@
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from './lazy-builtins.js';
 
 /**
  * A value that is already JSON: a page of 10,000 SQLite rows that the engine process

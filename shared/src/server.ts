@@ -24,9 +24,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from './result-budget.js';
 import { errorMessage } from './errors.js';
 import { parseRawJsonOnSend } from './raw-json.js';
 import { LineTransport } from './transports/stdio-transport.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from './lazy-builtins.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {

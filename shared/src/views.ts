@@ -5,9 +5,7 @@
 // sealed handles that app-only tools take back from a view.
 import { ToolError, resourceNotFound } from './errors.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from './lazy-builtins.js';
 
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';

@@ -8,9 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolError, invalidParams } from '../errors.js';
 import type { ElicitAnswer, Question, Root, SampleAnswer } from '../types.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../lazy-builtins.js';
 
 /**
  * What a modern (2026-07-28) request carries from one round to the next. A handler runs

@@ -1,8 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /** A note is a `NAME.md` file directly inside the notes directory. */
 export interface Note {

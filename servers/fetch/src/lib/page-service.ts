@@ -5,9 +5,7 @@ import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { createSizedCache } from './page-cache.js';
 import { createPageIndex, type PageIndex } from './page-index.js';
 import { decodeBody, kindOf, mediaType, type ContentKind } from './content-type.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /** A page as a model reads it: the whole converted text, sliced by the caller. */
 export interface Page {

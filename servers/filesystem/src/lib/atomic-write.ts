@@ -5,9 +5,7 @@ import type { BigIntStats } from 'node:fs';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, holdDirectory, type Confine } from './open-checked.js';
 import { renameRetrying, type RenameRetry } from './rename-retry.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 export interface AtomicWriteOptions {
   /** When false, fail with EXISTS instead of replacing an existing file. Default true. */

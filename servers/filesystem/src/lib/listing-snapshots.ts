@@ -1,6 +1,4 @@
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /**
  * Listings kept between the pages of one paging session, so that a page after the first

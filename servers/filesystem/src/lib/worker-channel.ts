@@ -1,8 +1,6 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { runInWorker } from '@mcp-reference/shared/worker';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /**
  * A worker thread (from the process's pool) held for one call, answering requests, for CPU-heavy

@@ -1,9 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnv, GitError, SAFE_CONFIG } from './git-runner.js';
 import type { Repo } from './repo.js';
-
-// node:child_process is loaded with the first git command: loading it at start-up cost ~5 ms.
-const childProcess = () => process.getBuiltinModule('node:child_process');
+import { childProcess } from '@mcp-reference/shared/core';
 
 export interface CatResult {
   /** 'missing' when the object does not exist. */

@@ -1,9 +1,7 @@
 import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 import { watchSpawnErrors } from './spawn-error-watch.js';
-
-// node:child_process is loaded with the first git command: loading it at start-up cost ~5 ms.
-const childProcess = () => process.getBuiltinModule('node:child_process');
+import { childProcess } from '@mcp-reference/shared/core';
 
 /*
  * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read

@@ -1,9 +1,7 @@
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { GitError, withholdFileContent } from './git-runner.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /**
  * A git process whose output (records ending in a separator) is read a page at a time:

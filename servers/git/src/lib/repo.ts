@@ -1,10 +1,7 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithinPath } from '@mcp-reference/shared/core';
+import { isWithinPath, nodeCrypto } from '@mcp-reference/shared/core';
 import { metadataOutside, type MetadataCache } from './metadata-guard.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /** A repository this server may work in, with everything resolved to real paths. */
 export interface Repo {

@@ -3,9 +3,7 @@ import path from 'node:path';
 import type { Disposer } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
-
-// node:crypto is loaded on first use: loading it at start-up cost every server ~8 ms.
-const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /** A ref's value read straight from the files (no git spawn): loose file, else packed-refs. */
 export async function readRefFile(repo: Repo, ref: string): Promise<string> {

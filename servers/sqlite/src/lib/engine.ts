@@ -6,9 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { CHILD_FUNCTIONS, type ChildConfig, type PageLimits } from './engine-child.js';
 import { SqlError } from './errors.js';
 import { databaseLocked } from './lock-probe.js';
-
-// node:child_process is loaded when the first engine process starts: loading it at start-up cost ~5 ms.
-const childProcess = () => process.getBuiltinModule('node:child_process');
+import { childProcess } from '@mcp-reference/shared/core';
 
 export interface EngineOptions {
   dbPath: string;
