@@ -32,6 +32,9 @@
  *
  * open-checked.ts                               opening what the check approved, nothing else
  *   openRegularFile(path, flags?)              O_NONBLOCK|O_NOFOLLOW, fstat isFile or NOT_A_FILE
+ *   openRegularDescriptor(path, label?)        the same, opened synchronously into a Descriptor
+ * descriptor.ts  Descriptor(fd): ReadableFile   read (thread pool), stat, readFile, close (after
+ *                                               the reads in flight): what readers use of a FileHandle
  *   openDirectory(dir), realPathOfHandle(handle, openedPath)   /proc/self/fd, else dev+ino
  *   assertOpenedInside(handle, opened, confine), assertDirectoryInside(dir, confine)
  * proc-fd.ts     useProcFd(): boolean           ask /proc/self/fd where a descriptor is; false

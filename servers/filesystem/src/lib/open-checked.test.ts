@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertDirectoryInside, assertOpenedInside, openRegularFile, realPathOfHandle } from './open-checked.js';
+import { assertDirectoryInside, assertOpenedInside, openRegularDescriptor, openRegularFile, realPathOfHandle } from './open-checked.js';
 import { FsError } from './errors.js';
 
 let dir: string;
@@ -30,9 +30,15 @@ const failure = async (promise: Promise<unknown>): Promise<FsError> => {
   return error as FsError;
 };
 
-describe('openRegularFile', () => {
+// The FileHandle opener (grep, copies) and the synchronous one behind path-policy's openFile refuse alike.
+const openers = [
+  ['openRegularFile', (file: string) => openRegularFile(file)],
+  ['openRegularDescriptor', async (file: string) => openRegularDescriptor(file)],
+] as const;
+
+describe.each(openers)('%s', (_name, openRegular) => {
   it('opens a regular file', async () => {
-    const handle = await openRegularFile(path.join(dir, 'in', 'file.txt'));
+    const handle = await openRegular(path.join(dir, 'in', 'file.txt'));
     try {
       expect((await handle.readFile()).toString()).toBe('inside\n');
       expect(await realPathOfHandle(handle, path.join(dir, 'in', 'file.txt'))).toBe(path.join(dir, 'in', 'file.txt'));
@@ -43,15 +49,15 @@ describe('openRegularFile', () => {
 
   it('refuses a FIFO at once instead of waiting for a writer', async () => {
     execFileSync('mkfifo', [path.join(dir, 'in', 'pipe')]);
-    const error = await failure(openRegularFile(path.join(dir, 'in', 'pipe')));
+    const error = await failure(openRegular(path.join(dir, 'in', 'pipe')));
     expect(error.code).toBe('NOT_A_FILE');
     expect(error.message).toMatch(/not a regular file/);
   });
 
   it('refuses a directory and a final symlink', async () => {
-    expect((await failure(openRegularFile(path.join(dir, 'in')))).code).toBe('NOT_A_FILE');
+    expect((await failure(openRegular(path.join(dir, 'in')))).code).toBe('NOT_A_FILE');
     await fsp.symlink(path.join(dir, 'in', 'file.txt'), path.join(dir, 'in', 'link'));
-    expect((await failure(openRegularFile(path.join(dir, 'in', 'link')))).code).toBe('ACCESS_DENIED');
+    expect((await failure(openRegular(path.join(dir, 'in', 'link')))).code).toBe('ACCESS_DENIED');
   });
 });
 

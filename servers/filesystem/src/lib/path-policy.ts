@@ -1,12 +1,12 @@
-import { constants, promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWithinPath } from '@mcp-reference/shared/core';
 import { FsError, errnoCode, toFsError } from './errors.js';
-import { assertOpenedInside, notAFile, openRegularFile } from './open-checked.js';
+import { assertOpenedInside, notAFile, openRegularDescriptor } from './open-checked.js';
+import type { ReadableFile } from './descriptor.js';
 import { pathFlavor, type PathFlavor } from './path-flavor.js';
 
 /**
@@ -51,7 +51,7 @@ export interface PathPolicy {
    * without following a final symlink or blocking on a FIFO, and refused unless the
    * opened descriptor really is inside the allowed directories. The caller closes it.
    */
-  openFile(requested: string): Promise<{ handle: FileHandle; real: string }>;
+  openFile(requested: string): Promise<{ handle: ReadableFile; real: string }>;
 }
 
 /**
@@ -93,23 +93,17 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   }
 
   async function resolveFile(requested: string): Promise<string> {
-    // The real path and what the path leads to are asked for together (stat follows the
-    // links realpath resolves): one thread-pool wait instead of two, a good part of a head
-    // or tail call. Neither is acted on unless the real path is allowed; a path that
-    // changes in between is caught on the opened descriptor (openRegularFile, assertOpenedInside).
-    const early = fsp.stat(toAbsolute(requested, await allowed())).then(
-      (stats): Stats | undefined => stats,
-      () => undefined,
-    );
+    // A path that changes after this check is caught on the opened descriptor
+    // (openRegularDescriptor, assertOpenedInside).
     const real = await resolveReadable(requested);
-    const stats: Stats = (await early) ?? (await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested))));
+    const stats = statOf(real, requested);
     if (!stats.isFile()) throw notAFile(requested, stats);
     return real;
   }
 
   async function resolveDirectory(requested: string): Promise<string> {
     const real = await resolveReadable(requested);
-    const stats = await fsp.stat(real).catch((error) => Promise.reject(toFsError(error, requested)));
+    const stats = statOf(real, requested);
     if (!stats.isDirectory()) {
       throw new FsError('NOT_A_DIRECTORY', `${requested} is a file, not a directory. Give the directory that contains it.`);
     }
@@ -129,12 +123,12 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     return dirs.some((dir) => isWithin(dir, real));
   }
 
-  async function openFile(requested: string): Promise<{ handle: FileHandle; real: string }> {
+  async function openFile(requested: string): Promise<{ handle: ReadableFile; real: string }> {
     // Only a regular file is opened (resolveFile's stat): opening a device or a FIFO can
     // act on it (a serial line's modem signals, a FIFO's waiting writer), even when it is
     // refused right after. The opened descriptor's own fstat refuses what was swapped in meanwhile.
     const checked = await resolveFile(requested);
-    const handle = await openRegularFile(checked, constants.O_RDONLY, requested);
+    const handle = openRegularDescriptor(checked, requested);
     try {
       return { handle, real: await assertOpenedInside(handle, checked, contains, requested) };
     } catch (error) {
@@ -144,6 +138,15 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   }
 
   return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf, contains, openFile };
+}
+
+/** stat, synchronously (see resolveDeepest), errors as FsErrors about `requested`. */
+function statOf(real: string, requested: string): Stats {
+  try {
+    return statSync(real);
+  } catch (error) {
+    throw toFsError(error, requested);
+  }
 }
 
 /**
@@ -301,7 +304,10 @@ async function resolveDeepest(
   let current = absolute;
   for (;;) {
     try {
-      const real = await fsp.realpath(current);
+      // Synchronous, like the walk's directory reads: resolving a path on a local disk takes
+      // microseconds, a trip through the thread pool many times that (most of a head or tail
+      // call went to such trips). Only the first try: what follows a missing component is rare.
+      const real = realpathSync.native(current);
       if (missing.length === 0) return { real, exists: true };
       return await resolveMissingTail(real, missing, dirs, requested, hops);
     } catch (error) {

@@ -1,8 +1,8 @@
 import { fstatSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { ReadableFile } from './descriptor.js';
 import { FsError, toFsError } from './errors.js';
 import { formatSize } from './format-size.js';
-import { openRegularFile } from './open-checked.js';
+import { openRegularDescriptor } from './open-checked.js';
 
 /**
  * Reading UTF-8 text files in bounded time and memory.
@@ -41,7 +41,7 @@ export interface ReadLimitOptions {
  * blocking on a FIFO), or a handle the caller opened and checked (path-policy's
  * openFile), which is used and left open. `label` names it in messages.
  */
-export type TextSource = string | { handle: FileHandle; label: string };
+export type TextSource = string | { handle: ReadableFile; label: string };
 
 /** The limit for whole-file reads and for the size of any slice, unless told otherwise. */
 export const DEFAULT_MAX_TEXT_BYTES = 10 * 1024 * 1024;
@@ -77,7 +77,7 @@ export async function readTail(source: TextSource, count: number, options: ReadL
 }
 
 /** One attempt at the tail of a file of `size` bytes; undefined if it turned out shorter. */
-async function tailOnce(handle: FileHandle, size: number, count: number, file: string, options: ReadLimitOptions): Promise<TextSlice | undefined> {
+async function tailOnce(handle: ReadableFile, size: number, count: number, file: string, options: ReadLimitOptions): Promise<TextSlice | undefined> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_TEXT_BYTES;
   if (size === 0 || count === 0) return { text: '', lines: 0, truncated: size > 0, bytesRead: 0 };
   const chunks: Buffer[] = [];
@@ -291,7 +291,7 @@ export async function readChunk(
 }
 
 /** Byte offset of the start of line `line` (1-based), scanning forward in bounded chunks. */
-async function findLineStart(handle: FileHandle, line: number, file: string, options: ReadLimitOptions): Promise<number> {
+async function findLineStart(handle: ReadableFile, line: number, file: string, options: ReadLimitOptions): Promise<number> {
   if (!Number.isInteger(line) || line < 1) {
     throw new FsError('INVALID_ARGUMENT', `start_line must be a whole number of 1 or more (got ${line}).`);
   }
@@ -342,7 +342,7 @@ function characterBoundary(bytes: Buffer, limit: number): number {
 }
 
 /** Refuses a start_byte inside a multi-byte character (its text would not decode). */
-async function assertCharacterBoundary(handle: FileHandle, offset: number, file: string): Promise<void> {
+async function assertCharacterBoundary(handle: ReadableFile, offset: number, file: string): Promise<void> {
   const before = Buffer.alloc(4);
   const from = Math.max(0, offset - 3);
   const got = await readExactly(handle, before.subarray(0, offset - from + 1), from);
@@ -386,16 +386,16 @@ export async function readWholeBytes(source: TextSource, maxBytes: number = DEFA
 }
 
 // `size` is asked for only where it is needed (an fstat less for head and line ranges).
-// The type was checked when the file was opened: here by openRegularFile, for a handle
+// The type was checked when the file was opened: here by openRegularDescriptor, for a handle
 // by the caller (path-policy's openFile); a descriptor's type cannot change.
 async function withFile<T>(
   source: TextSource,
-  use: (handle: FileHandle, size: () => Promise<number>, label: string) => Promise<T>,
+  use: (handle: ReadableFile, size: () => Promise<number>, label: string) => Promise<T>,
 ): Promise<T> {
   const label = typeof source === 'string' ? source : source.label;
-  let opened: FileHandle | undefined;
+  let opened: ReadableFile | undefined;
   try {
-    const handle = typeof source === 'string' ? (opened = await openRegularFile(source)) : source.handle;
+    const handle = typeof source === 'string' ? (opened = openRegularDescriptor(source)) : source.handle;
     let size: Promise<number> | undefined;
     // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
     return await use(handle, () => (size ??= Promise.resolve(fstatSync(handle.fd).size)), label);
@@ -406,12 +406,12 @@ async function withFile<T>(
   }
 }
 
-async function readSome(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+async function readSome(handle: ReadableFile, buffer: Buffer, position: number): Promise<number> {
   return (await handle.read(buffer, 0, buffer.length, position)).bytesRead;
 }
 
 /** Fills `buffer` from `position`, stopping early only at end of file (the file may have shrunk). */
-async function readExactly(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+async function readExactly(handle: ReadableFile, buffer: Buffer, position: number): Promise<number> {
   let filled = 0;
   while (filled < buffer.length) {
     const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
