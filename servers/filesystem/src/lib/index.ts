@@ -32,7 +32,7 @@
  *
  * open-checked.ts                               opening what the check approved, nothing else
  *   openRegularFile(path, flags?)              O_NONBLOCK|O_NOFOLLOW, fstat isFile or NOT_A_FILE
- *   openRegularDescriptor(path, label?)        the same, opened synchronously into a Descriptor
+ *   openRegularDescriptor(path, label?)        the same, into a Descriptor (callback API, no FileHandle)
  * descriptor.ts  Descriptor(fd): ReadableFile   read (thread pool), stat, readFile, close (after
  *                                               the reads in flight): what readers use of a FileHandle
  *   openDirectory(dir), realPathOfHandle(handle, openedPath)   /proc/self/fd, else dev+ino

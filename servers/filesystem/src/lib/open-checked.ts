@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, promises as fsp, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, open, promises as fsp, readlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FsError, errnoCode, toFsError } from './errors.js';
@@ -50,15 +50,18 @@ export async function openRegularFile(file: string, flags: number = constants.O_
 }
 
 /**
- * The same as `openRegularFile`, opened synchronously into a `Descriptor`: for the reads
- * of one call (path-policy's openFile). An open that does not block (O_NONBLOCK) and
- * follows no final symlink costs microseconds, a trip through the thread pool many times
- * that; the data is still read through the pool.
+ * The same as `openRegularFile`, into a `Descriptor`: for the reads of one call
+ * (path-policy's openFile). The open itself stays off the main thread: opening can wait on
+ * more than a disk (a macOS iCloud file not yet downloaded is fetched when opened, a network
+ * share answers when it answers), and no other session should wait with it. The type check
+ * is synchronous, on the open descriptor.
  */
-export function openRegularDescriptor(file: string, label = file): Descriptor {
+export async function openRegularDescriptor(file: string, label = file): Promise<Descriptor> {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+    fd = await new Promise<number>((resolve, reject) =>
+      open(file, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW, (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
   } catch (error) {
     throw openError(error, label);
   }

@@ -128,7 +128,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     // act on it (a serial line's modem signals, a FIFO's waiting writer), even when it is
     // refused right after. The opened descriptor's own fstat refuses what was swapped in meanwhile.
     const checked = await resolveFile(requested);
-    const handle = openRegularDescriptor(checked, requested);
+    const handle = await openRegularDescriptor(checked, requested);
     try {
       return { handle, real: await assertOpenedInside(handle, checked, contains, requested) };
     } catch (error) {
@@ -304,9 +304,10 @@ async function resolveDeepest(
   let current = absolute;
   for (;;) {
     try {
-      // Synchronous, like the walk's directory reads: resolving a path on a local disk takes
-      // microseconds, a trip through the thread pool many times that (most of a head or tail
-      // call went to such trips). Only the first try: what follows a missing component is rare.
+      // Synchronous, like the walk's directory reads and the checks of an open descriptor:
+      // resolving a path's names takes microseconds on a local disk, a trip through the thread
+      // pool many times that (most of a head or tail call went to such trips). Opening and
+      // reading, which can wait on more than names (a file still to download), stay in the pool.
       const real = realpathSync.native(current);
       if (missing.length === 0) return { real, exists: true };
       return await resolveMissingTail(real, missing, dirs, requested, hops);

@@ -395,7 +395,7 @@ async function withFile<T>(
   const label = typeof source === 'string' ? source : source.label;
   let opened: ReadableFile | undefined;
   try {
-    const handle = typeof source === 'string' ? (opened = openRegularDescriptor(source)) : source.handle;
+    const handle = typeof source === 'string' ? (opened = await openRegularDescriptor(source)) : source.handle;
     let size: Promise<number> | undefined;
     // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
     return await use(handle, () => (size ??= Promise.resolve(fstatSync(handle.fd).size)), label);
