@@ -304,11 +304,13 @@ async function resolveDeepest(
   let current = absolute;
   for (;;) {
     try {
-      // Synchronous, like the walk's directory reads and the checks of an open descriptor:
-      // resolving a path's names takes microseconds on a local disk, a trip through the thread
-      // pool many times that (most of a head or tail call went to such trips). Opening and
-      // reading, which can wait on more than names (a file still to download), stay in the pool.
-      const real = realpathSync.native(current);
+      // Inside an allowed directory, synchronous, like the walk's directory reads and the
+      // checks of an open descriptor: resolving a path's names takes microseconds on a local
+      // disk, a trip through the thread pool many times that (most of a head or tail call went
+      // to such trips). Any other path goes through the pool: a client must not be able to
+      // hold every session up with a path on a dead network mount or an automounter. Opening
+      // and reading, which can wait on more than names (a file still to download), stay in the pool.
+      const real = dirs.some((dir) => isWithin(dir, current)) ? realpathSync.native(current) : await fsp.realpath(current);
       if (missing.length === 0) return { real, exists: true };
       return await resolveMissingTail(real, missing, dirs, requested, hops);
     } catch (error) {
