@@ -33,10 +33,10 @@
  * open-checked.ts                               opening what the check approved, nothing else
  *   openRegularFile(path, flags?)              O_NONBLOCK|O_NOFOLLOW, fstat isFile or NOT_A_FILE
  *   openRegularDescriptor(path, label?)        the same, into a Descriptor (callback API, no FileHandle)
- * descriptor.ts  Descriptor(fd): ReadableFile   read (thread pool), stat, readFile, close (after
- *                                               the reads in flight): what readers use of a FileHandle
  *   openDirectory(dir), realPathOfHandle(handle, openedPath)   /proc/self/fd, else dev+ino
  *   assertOpenedInside(handle, opened, confine), assertDirectoryInside(dir, confine)
+ * descriptor.ts  Descriptor(fd): ReadableFile   read (thread pool), stat, readFile, close (after
+ *                                               the reads in flight): what readers use of a FileHandle
  * proc-fd.ts     useProcFd(): boolean           ask /proc/self/fd where a descriptor is; false
  *                                               with MCP_FS_NO_PROC=1 (the macOS/Windows branches)
  * rename-retry.ts renameRetrying(from, to, label, { transient?, delays?, onRetry? })

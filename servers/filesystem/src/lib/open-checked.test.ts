@@ -30,7 +30,7 @@ const failure = async (promise: Promise<unknown>): Promise<FsError> => {
   return error as FsError;
 };
 
-// The FileHandle opener (grep, copies) and the synchronous one behind path-policy's openFile refuse alike.
+// The FileHandle opener (grep, copies) and the Descriptor one behind path-policy's openFile refuse alike.
 const openers = [
   ['openRegularFile', (file: string) => openRegularFile(file)],
   ['openRegularDescriptor', async (file: string) => openRegularDescriptor(file)],
