@@ -39,9 +39,7 @@ export async function openRegularFile(file: string, flags: number = constants.O_
     throw openError(error, label);
   }
   try {
-    // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
-    const stats = fstatSync(handle.fd);
-    if (!stats.isFile()) throw notAFile(label, stats);
+    assertRegular(handle.fd, label);
     return handle;
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -66,13 +64,19 @@ export async function openRegularDescriptor(file: string, label = file): Promise
     throw openError(error, label);
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw notAFile(label, stats);
+    assertRegular(fd, label);
     return new Descriptor(fd);
   } catch (error) {
     closeSync(fd);
     throw toFsError(error, label);
   }
+}
+
+/** NOT_A_FILE unless descriptor `fd` (opened by both openers above) is a regular file. */
+function assertRegular(fd: number, label: string): void {
+  // fstat of an open descriptor never waits on a disk: synchronous, no thread-pool trip.
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) throw notAFile(label, stats);
 }
 
 /** NOT_A_FILE for `label`, which turned out to be a directory or a special file. */
