@@ -303,6 +303,7 @@ async function resolveDeepest(
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
+    const inside = dirs.some((dir) => isWithin(dir, current));
     try {
       // Inside an allowed directory, synchronous, like the walk's directory reads and the
       // checks of an open descriptor: resolving a path's names takes microseconds on a local
@@ -310,7 +311,7 @@ async function resolveDeepest(
       // to such trips). Any other path goes through the pool: a client must not be able to
       // hold every session up with a path on a dead network mount or an automounter. Opening
       // and reading, which can wait on more than names (a file still to download), stay in the pool.
-      const real = dirs.some((dir) => isWithin(dir, current)) ? realpathSync.native(current) : await fsp.realpath(current);
+      const real = inside ? realpathSync.native(current) : await fsp.realpath(current);
       if (missing.length === 0) return { real, exists: true };
       return await resolveMissingTail(real, missing, dirs, requested, hops);
     } catch (error) {
@@ -319,7 +320,7 @@ async function resolveDeepest(
       if (code === 'ELOOP') throw new FsError('INVALID_PATH', `${requested} goes through a symbolic link loop.`);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
         // Say nothing about paths outside the allowed directories, not even why they failed.
-        if (!dirs.some((dir) => isWithin(dir, current))) throw outside(requested, absolute, dirs);
+        if (!inside) throw outside(requested, absolute, dirs);
         throw toFsError(error, requested);
       }
       const parent = path.dirname(current);
