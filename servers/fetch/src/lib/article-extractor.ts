@@ -461,6 +461,8 @@ interface Counts {
   textish: boolean;
   dataTable: boolean;
 }
+/** The counts of an element with no element below it: shared, never written. */
+const NO_COUNTS: Readonly<Counts> = Object.freeze({ p: 0, img: 0, li: 0, input: 0, headingLen: 0, listLen: 0, textish: false, dataTable: false });
 
 /** Readability's _markDataTables for one table. */
 function isDataTable(table: HNode): boolean {
@@ -504,8 +506,9 @@ function isDataTable(table: HNode): boolean {
  */
 function cleanConditionally(root: HNode, tags: Set<string>, flags: number, countInputs: boolean, dataTables: Set<HNode>): void {
   const cleaning = (flags & CLEAN_CONDITIONALLY) !== 0;
-  const visit = (node: HNode, inDataTable: boolean, inCode: boolean, inFigure: boolean): Counts => {
-    const counts: Counts = { p: 0, img: 0, li: 0, input: 0, headingLen: 0, listLen: 0, textish: false, dataTable: false };
+  const visit = (node: HNode, inDataTable: boolean, inCode: boolean, inFigure: boolean): Readonly<Counts> => {
+    // Made at the first element child: most elements (a paragraph of text) have none.
+    let counts: Counts | undefined;
     let len = 0;
     let link = 0;
     let commas = 0;
@@ -526,6 +529,7 @@ function cleanConditionally(root: HNode, tags: Set<string>, flags: number, count
         continue;
       }
       const tag = child.tag;
+      counts ??= { p: 0, img: 0, li: 0, input: 0, headingLen: 0, listLen: 0, textish: false, dataTable: false };
       len += child.len!;
       commas += child.commas!;
       link += tag === 'a' ? child.len! * (isHashLink(child.attrs.href) ? 0.3 : 1) : child.linkLen!;
@@ -542,9 +546,9 @@ function cleanConditionally(root: HNode, tags: Set<string>, flags: number, count
     node.len = len;
     node.linkLen = Math.min(link, len);
     node.commas = commas;
-    return counts;
+    return counts ?? NO_COUNTS;
   };
-  const shouldRemove = (node: HNode, counts: Counts, inDataTable: boolean, inCode: boolean, inFigure: boolean): boolean => {
+  const shouldRemove = (node: HNode, counts: Readonly<Counts>, inDataTable: boolean, inCode: boolean, inFigure: boolean): boolean => {
     const tag = node.tag;
     const length = node.len!;
     const isList = tag === 'ul' || tag === 'ol' || (length > 0 && counts.listLen / length > 0.9);

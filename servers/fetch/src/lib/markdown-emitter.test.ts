@@ -16,3 +16,22 @@ describe('inline text', () => {
     expect(convert('one <em> two </em> three')).toContain('one _two_ three');
   });
 });
+
+// Each text rewrite runs only when a test says it has work to do; these are the cases where it has.
+describe('text that needs rewriting', () => {
+  it('collapses any whitespace run, and a lone tab, newline or no-break space, to one space', () => {
+    expect(convert('a\tb  c\n d\u00a0e')).toContain('\n\na b c d e');
+  });
+
+  it('escapes markdown characters in text, and a paragraph that would start a list, heading or quote', () => {
+    expect(convert('*a* _b_ [c] `d` \\e')).toContain('\\*a\\* \\_b\\_ \\[c\\] \\`d\\` \\\\e');
+    expect(convert('1. not a list')).toContain('\n\n\\1. not a list');
+    expect(convert('# not a heading')).toContain('\n\n\\# not a heading');
+    expect(convert('> not a quote')).toContain('\n\n\\> not a quote');
+  });
+
+  it('trims a paragraph and keeps at most one blank line inside it', () => {
+    expect(convert('  lead<br><br><br><br>after  ')).toMatch(/\n\nlead\n\nafter$/);
+    expect(convert('x \n y<br> \n z')).toMatch(/\n\nx y\nz$/);
+  });
+});

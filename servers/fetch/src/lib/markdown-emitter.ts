@@ -14,11 +14,17 @@ const INLINE = new Set([
 const LAYOUT_CELL_CHILD = new Set(['p', 'div', 'ul', 'ol', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'table', 'section', 'article']);
 
 const isInline = (node: HNode) => isText(node) || INLINE.has(node.tag);
-const escape = (text: string) => text.replace(/([\\`*_[\]])/g, '\\$1');
+// Each rewrite runs only when its test finds work: most text needs none, and on a page of
+// many short blocks the copies these calls made were most of the conversion's garbage.
+const escape = (text: string) => (/[\\`*_[\]]/.test(text) ? text.replace(/([\\`*_[\]])/g, '\\$1') : text);
+/** Whitespace runs (and any whitespace but a lone space) as one space. */
+const collapse = (text: string) => (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text);
 
 /** Pieces of one line of inline text, with whitespace collapsed across pieces. */
 class Line {
-  private parts: string[] = [];
+  // One string grown by concatenation (V8 joins the pieces once, when the text is read): an
+  // array of pieces cost an allocation per line on top of its pieces.
+  private value = '';
   /**
    * A line of its own drops a leading space; the text of an element inside a line (a link,
    * emphasis) keeps it, so that `GUI<i>&nbsp;<b>Oxyd</b></i>` does not run the words together.
@@ -28,12 +34,12 @@ class Line {
     if (!piece) return;
     if (this.space && piece.charCodeAt(0) === 32) piece = piece.slice(1);
     if (!piece) return;
-    this.parts.push(piece);
+    this.value += piece;
     const last = piece.charCodeAt(piece.length - 1);
     this.space = last === 32 || last === 10;
   }
   text(): string {
-    return this.parts.join('');
+    return this.value;
   }
 }
 
@@ -82,7 +88,7 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
     return `${text.startsWith(' ') ? ' ' : ''}${mark}${trimmed}${mark}${text.endsWith(' ') ? ' ' : ''}`;
   };
   const inlineNode = (node: HNode, line: Line): void => {
-    if (isText(node)) return line.add(escape(node.data.replace(/\s+/g, ' ')));
+    if (isText(node)) return line.add(escape(collapse(node.data)));
     switch (node.tag) {
       case 'br':
         return line.add('  \n');
@@ -132,11 +138,8 @@ export function toMarkdown(content: HNode, baseUrl: string): string {
 
   const paragraph = (text: string, out: string[]) => {
     // A paragraph that starts like a heading, list or quote must not become one.
-    const clean = text
-      .replace(/[ \t]*\n[ \t]*/g, '\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim()
-      .replace(/^([#>+-]|\d+\.)(?=\s)/, '\\$1');
+    let clean = text.includes('\n') ? text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text.trim();
+    if (/^([#>+-]|\d+\.)\s/.test(clean)) clean = `\\${clean}`;
     if (clean) out.push(clean);
   };
 
