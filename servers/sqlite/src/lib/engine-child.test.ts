@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { destructiveReason, inspectStatement, jsonCell, pragmaOf, sqlTokens, statementVerb, takePage } from './engine-child.js';
+import { destructiveReason, fillPage, inspectStatement, jsonArrayWriter, jsonCell, pragmaOf, sqlTokens, statementVerb, takePage, type PageFill } from './engine-child.js';
 
 const tokens = (sql: string) => sqlTokens(sql);
 
@@ -103,4 +103,58 @@ describe('cells and pages', () => {
     expect(big.rows).toHaveLength(1);
     expect(big.more).toBe(true);
   });
+
+  it('fills a page in steps exactly as in one go: rows, cut cells (numbered in the page), the row after it', () => {
+    const source = () => Array.from({ length: 25 }, (_, i) => [BigInt(i), i === 13 ? 'x'.repeat(20) : `r${i}`])[Symbol.iterator]();
+    const limits = { rows: 20, bytes: 1e6, cellBytes: 10 };
+    const whole = takePage(source(), undefined, limits);
+    const iterator = source();
+    const page: PageFill = { rows: [], cuts: [], bytes: 0, taken: 0, pending: undefined };
+    const steps: number[] = [];
+    const rows: unknown[][] = [];
+    for (;;) {
+      const { complete, more } = fillPage(iterator, page, limits, 6);
+      steps.push(page.rows.length);
+      rows.push(...page.rows);
+      page.rows = [];
+      if (complete) {
+        expect(more).toBe(true);
+        break;
+      }
+    }
+    expect(steps).toEqual([6, 6, 6, 2]);
+    expect(rows).toEqual(whole.rows);
+    expect(page.cuts).toEqual([[13, 1, 20]]);
+    expect(page.cuts).toEqual(whole.cuts);
+    expect(page.pending).toEqual(whole.pending);
+    expect(page.taken).toBe(20);
+  });
 });
+
+describe('a page as JSON, written in slices', () => {
+  const encoder = new TextEncoder();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('is the JSON of all the rows, byte for byte, however the slices fall and whatever the text', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => [i, `é ${i} \u{1F600} "q" \\ ${'ü'.repeat(i)}`, i / 3, null]);
+    for (const slice of [1, 7, 50]) {
+      // A size hint far too small: the buffer grows, mid-character never.
+      const writer = jsonArrayWriter(encoder, 16);
+      for (let i = 0; i < rows.length; i += slice) writer.add(rows.slice(i, i + slice));
+      const bytes = writer.bytes();
+      expect(Buffer.from(bytes).equals(Buffer.from(JSON.stringify(rows), 'utf8'))).toBe(true);
+      expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+    }
+  });
+
+  it('is [] for no rows, and skips empty slices', () => {
+    expect(decode(jsonArrayWriter(encoder).bytes())).toBe('[]');
+    const writer = jsonArrayWriter(encoder);
+    writer.add([]);
+    writer.add([[1]]);
+    writer.add([]);
+    writer.add([[2]]);
+    expect(decode(writer.bytes())).toBe('[[1],[2]]');
+  });
+});
+

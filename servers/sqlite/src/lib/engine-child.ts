@@ -313,6 +313,83 @@ export function bindArgs(params: unknown): unknown[] {
   return [named];
 }
 
+/** A page being filled, possibly over several steps (see fillPage). */
+export interface PageFill {
+  /** Rows taken since the caller last emptied this array (a step's rows, or the whole page). */
+  rows: unknown[][];
+  /** [row in the page, column, full length] of each cell cut at limits.cellBytes. */
+  cuts: number[][];
+  /** Rough JSON size of the rows taken so far. */
+  bytes: number;
+  /** Rows in the page so far. */
+  taken: number;
+  /** A row taken from the iterator but not in the page (the look-ahead that tells whether rows remain). */
+  pending: unknown[] | undefined;
+}
+
+/**
+ * Takes rows from `iterator` into `page` until the page is full, the rows run out, or
+ * `step` rows were taken by this call. `complete` says the page is done (then `more` says
+ * whether rows remain, and the next one is `page.pending`); otherwise call again to go on.
+ */
+export function fillPage(iterator: Iterator<unknown[]>, page: PageFill, limits: PageLimits, step: number): { complete: boolean; more: boolean } {
+  const { rows: maxRows, bytes: maxBytes, cellBytes } = limits;
+  const { rows, cuts } = page;
+  let bytes = page.bytes;
+  let taken = page.taken;
+  let next = page.pending;
+  let stepped = 0;
+  try {
+    for (;;) {
+      if (next === undefined) {
+        const result = iterator.next();
+        if (result.done) return { complete: true, more: false };
+        next = result.value;
+      }
+      if (taken >= maxRows || (taken > 0 && bytes >= maxBytes)) return { complete: true, more: true };
+      if (stepped >= step) return { complete: false, more: true };
+      // The row is converted in place (the iterator hands out a new array per row): this loop
+      // runs once per cell of every page, so the common cells (numbers, short text, null)
+      // take one typeof and no call.
+      const row = next;
+      for (let column = 0; column < row.length; column++) {
+        const value = row[column];
+        switch (typeof value) {
+          case 'string':
+            if (value.length > cellBytes) {
+              cuts.push([taken, column, value.length]);
+              row[column] = jsonCell(value, cellBytes);
+            }
+            bytes += cellSize(row[column]);
+            break;
+          case 'bigint':
+            row[column] = jsonCell(value, cellBytes);
+            bytes += 12;
+            break;
+          case 'number':
+            if (!Number.isFinite(value)) row[column] = jsonCell(value, cellBytes);
+            bytes += 12;
+            break;
+          default:
+            if (value instanceof Uint8Array) {
+              if (value.length * 2 > cellBytes) cuts.push([taken, column, value.length]);
+              row[column] = jsonCell(value, cellBytes);
+            }
+            bytes += cellSize(row[column]);
+        }
+      }
+      rows.push(row);
+      taken++;
+      stepped++;
+      next = undefined;
+    }
+  } finally {
+    page.bytes = bytes;
+    page.taken = taken;
+    page.pending = next;
+  }
+}
+
 /**
  * Takes rows from `iterator` until a page is full. `pending` is a row already taken from
  * it (by the previous page's look-ahead). Returns the page and whether rows remain; the
@@ -323,52 +400,46 @@ export function takePage(
   pending: unknown[] | undefined,
   limits: PageLimits,
 ): { rows: unknown[][]; more: boolean; pending: unknown[] | undefined; cuts: number[][] } {
-  const rows: unknown[][] = [];
-  // [row in the page, column, full length] of each cell cut at limits.cellBytes.
-  const cuts: number[][] = [];
-  const { rows: maxRows, bytes: maxBytes, cellBytes } = limits;
-  let bytes = 0;
-  let next = pending;
-  for (;;) {
-    if (next === undefined) {
-      const step = iterator.next();
-      if (step.done) return { rows, more: false, pending: undefined, cuts };
-      next = step.value;
-    }
-    if (rows.length >= maxRows || (rows.length > 0 && bytes >= maxBytes)) return { rows, more: true, pending: next, cuts };
-    // The row is converted in place (the iterator hands out a new array per row): this loop
-    // runs once per cell of every page, so the common cells (numbers, short text, null)
-    // take one typeof and no call.
-    const row = next;
-    for (let column = 0; column < row.length; column++) {
-      const value = row[column];
-      switch (typeof value) {
-        case 'string':
-          if (value.length > cellBytes) {
-            cuts.push([rows.length, column, value.length]);
-            row[column] = jsonCell(value, cellBytes);
-          }
-          bytes += cellSize(row[column]);
-          break;
-        case 'bigint':
-          row[column] = jsonCell(value, cellBytes);
-          bytes += 12;
-          break;
-        case 'number':
-          if (!Number.isFinite(value)) row[column] = jsonCell(value, cellBytes);
-          bytes += 12;
-          break;
-        default:
-          if (value instanceof Uint8Array) {
-            if (value.length * 2 > cellBytes) cuts.push([rows.length, column, value.length]);
-            row[column] = jsonCell(value, cellBytes);
-          }
-          bytes += cellSize(row[column]);
+  const page: PageFill = { rows: [], cuts: [], bytes: 0, taken: 0, pending };
+  const { more } = fillPage(iterator, page, limits, Infinity);
+  return { rows: page.rows, more, pending: page.pending, cuts: page.cuts };
+}
+
+/**
+ * A JSON array written a slice of items at a time, as UTF-8 into one buffer: each slice's
+ * JSON is a small string (JSON.stringify of a whole page of 10,000 rows made one large
+ * string that was copied once more before it could be encoded), and `bytes()` is the
+ * array's exact UTF-8. `sizeHint` is the expected size in bytes (the previous page's).
+ */
+export function jsonArrayWriter(
+  encoder: { encodeInto(source: string, destination: Uint8Array): { read: number; written: number } },
+  sizeHint = 64 * 1024,
+): { add(items: readonly unknown[]): void; bytes(): Uint8Array } {
+  let buffer = new Uint8Array(Math.max(16, sizeHint));
+  let length = 0;
+  return {
+    add(items) {
+      if (items.length === 0) return;
+      let json = JSON.stringify(items);
+      // After the first slice, the last "]" gives way to this slice's items, after a ",".
+      const at = length === 0 ? 0 : length - 1;
+      length = at;
+      for (;;) {
+        const { read, written } = encoder.encodeInto(json, buffer.subarray(length));
+        length += written;
+        if (read === json.length) break;
+        json = json.slice(read);
+        const grown = new Uint8Array(Math.max(buffer.length * 2, length + json.length * 3));
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
       }
-    }
-    rows.push(row);
-    next = undefined;
-  }
+      if (at > 0) buffer[at] = 0x2c; // the slice's "[" -> ","
+    },
+    bytes() {
+      if (length === 0) return new Uint8Array([0x5b, 0x5d]);
+      return length === buffer.length ? buffer : buffer.slice(0, length);
+    },
+  };
 }
 
 /** The tables, views, indexes and triggers of the database, read with fixed statements (no client SQL). */
@@ -442,8 +513,18 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   };
   // TextEncoder, not Buffer.from: it encodes a one-byte string (most pages) about ten times faster.
   const encoder = new TextEncoder();
-  const asText = (page: Page, head: number | undefined): Page | TextPage =>
-    head === undefined ? page : { rowsJson: encoder.encode(JSON.stringify(page.rows)), head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
+  /** Rows taken, and their JSON written, in steps of this many (see readAhead). */
+  const STEP_ROWS = 1000;
+  /** The size of the last page's JSON: the next page's buffer is made that large at once. */
+  let lastJsonBytes = 64 * 1024;
+  const asText = (page: Page, head: number | undefined): Page | TextPage => {
+    if (head === undefined) return page;
+    const json = jsonArrayWriter(encoder, lastJsonBytes);
+    for (let i = 0; i < page.rows.length; i += STEP_ROWS) json.add(page.rows.slice(i, i + STEP_ROWS));
+    const rowsJson = json.bytes();
+    lastJsonBytes = rowsJson.length;
+    return { rowsJson, head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
+  };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
   // under the server is noticed on the next call instead of being served from the old file.
@@ -693,19 +774,50 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   // client pages on (after a 'next'): most results are never read past their first page,
   // and a page read for nobody would cost this process a page of work and keep it busy
   // for the next call. The parent keeps this process busy (and under the time limit)
-  // until 'read ahead' arrives.
+  // until 'read ahead' arrives, so no other message comes in meanwhile.
+  // It starts as soon as the page is handed to the channel and goes in steps of STEP_ROWS
+  // rows, giving the event loop a turn after each: the page just sent (often larger than
+  // the pipe holds) keeps flowing to the parent while the next one is read, instead of
+  // the reading waiting until it is all written. (Smaller steps until it is written made
+  // no difference measured.)
   const readAhead = (id: number, cursorId: string) => {
     const cursor = cursors.get(cursorId);
-    if (cursor && !cursor.ahead && cursor.failed === undefined) {
+    const done = () => {
+      if (process.connected) process.send!({ id, readAhead: true });
+    };
+    if (!cursor || cursor.ahead || cursor.failed !== undefined) return done();
+    const page: PageFill = { rows: [], cuts: [], bytes: 0, taken: 0, pending: cursor.pending };
+    const text = cursor.head !== undefined;
+    const json = text ? jsonArrayWriter(encoder, lastJsonBytes) : undefined;
+    const head: unknown[][] = [];
+    const all: unknown[][] = [];
+    const step = () => {
+      // Closed meanwhile (it cannot be: it was used just now, and no call comes in until
+      // this is done), the page is dropped.
+      if (cursors.get(cursorId) !== cursor) return done();
       try {
-        const page = takePage(cursor.iterator, cursor.pending, config.limits);
+        const { complete, more } = fillPage(cursor.iterator, page, config.limits, STEP_ROWS);
+        if (json) {
+          for (let i = 0; i < page.rows.length && head.length < cursor.head!; i++) head.push(page.rows[i]);
+          json.add(page.rows);
+        } else for (const row of page.rows) all.push(row);
+        page.rows = [];
+        if (!complete) {
+          setImmediate(step);
+          return;
+        }
         cursor.pending = page.pending;
-        cursor.ahead = asText({ rows: page.rows, more: page.more, cuts: page.cuts }, cursor.head);
+        if (json) {
+          const rowsJson = json.bytes();
+          lastJsonBytes = rowsJson.length;
+          cursor.ahead = { rowsJson, head, count: page.taken, more, cuts: page.cuts };
+        } else cursor.ahead = { rows: all, more, cuts: page.cuts };
       } catch (error) {
         cursor.failed = error;
       }
-    }
-    if (process.connected) process.send!({ id, readAhead: true });
+      done();
+    };
+    step();
   };
 
   const closeAll = () => {
@@ -754,10 +866,8 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     if (next?.more && next.cursor !== undefined) {
       const cursorId = next.cursor;
       reply.ahead = true;
-      // Once the page is written out (it may be larger than the pipe holds).
-      process.send!(reply, undefined, undefined, (error: Error | null) => {
-        if (!error) readAhead(message.id, cursorId);
-      });
+      process.send!(reply);
+      readAhead(message.id, cursorId);
     } else {
       process.send!(reply);
     }
@@ -778,7 +888,9 @@ export const CHILD_FUNCTIONS = [
   inspectStatement,
   jsonCell,
   cellSize,
+  fillPage,
   takePage,
+  jsonArrayWriter,
   bindArgs,
   readSchema,
   engineMain,

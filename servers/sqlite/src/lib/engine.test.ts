@@ -92,5 +92,35 @@ describe('cursors and pages read ahead', () => {
     // Asked for, the page runs into the time limit like any statement.
     await expect(a.call<Page>('next', { cursor: endless.cursor }, { at: endless.at })).rejects.toThrow(/longer than 300 ms/);
   });
+
+  it('pages sent as JSON text, read ahead in steps, come whole: every row exact, cut cells numbered in their page', async () => {
+    // 9,000 rows and pages of 2,500: the third and fourth pages are read ahead, in steps of
+    // 1,000 rows. Integers past 2^53 come as text, and one long cell (row 6,600) is cut.
+    db = await makeSqliteDb(
+      "CREATE TABLE t (i INTEGER PRIMARY KEY, big INTEGER, r REAL, s TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 9000) " +
+        "INSERT INTO t SELECT x, x * 1000000000000007, x / 7.0, CASE WHEN x = 6600 THEN printf('%.3000c', 'z') ELSE 'é ' || x END FROM c;",
+    );
+    engine = createEngine({ dbPath: db.file, write: false, timeoutMs: 10_000, limits: { rows: 2500, bytes: 1e9, cellBytes: 1000 }, processes: 1 });
+    const a = engineFor(engine, 'session-a');
+    type TextPage = { rowsJson: Uint8Array; head: unknown[][]; count: number; more: boolean; cursor?: string; cuts: number[][]; at: EngineSlot };
+    let page = await a.call<TextPage>('query', { sql: 'SELECT * FROM t', mode: 'read', head: 3 });
+    const pages = [page];
+    while (page.more) pages.push((page = await a.call<TextPage>('next', { cursor: page.cursor }, { at: page.at })));
+    expect(pages.map((p) => p.count)).toEqual([2500, 2500, 2500, 1500]);
+    const rows = pages.flatMap((p) => {
+      const parsed = JSON.parse(Buffer.from(p.rowsJson).toString('utf8')) as unknown[][];
+      expect(parsed).toHaveLength(p.count);
+      expect(p.head).toEqual(parsed.slice(0, 3));
+      return parsed;
+    });
+    const reader = new (await import('better-sqlite3')).default(db.file, { readonly: true });
+    const expected = (reader.prepare('SELECT * FROM t').raw(true).safeIntegers(true).all() as unknown[][]).map((row) =>
+      row.map((v) => (typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : typeof v === 'string' && v.length > 1000 ? `${v.slice(0, 1000)}… [truncated: ${v.length} characters in all]` : v)),
+    );
+    reader.close();
+    expect(rows).toEqual(expected);
+    // Row 6,600 is the 1,600th of the third page (0-based 1,599), taken in its second step.
+    expect(pages.map((p) => p.cuts)).toEqual([[], [], [[1599, 3, 3000]], []]);
+  });
 });
 
