@@ -31,9 +31,12 @@ export function kindOf(contentType: string | undefined, body: Buffer): ContentKi
 }
 
 /** Decodes with the declared charset (or a <meta charset> in the first bytes), else UTF-8. */
-export function decodeBody(body: Buffer, contentType: string | undefined, kind: ContentKind): string {
+export function decodeBody(body: Uint8Array, contentType: string | undefined, kind: ContentKind): string {
   let charset = charsetOf(contentType);
-  if (!charset && kind === 'html') charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  if (!charset && kind === 'html') {
+    const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 2048)).toString('latin1');
+    charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+  }
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {

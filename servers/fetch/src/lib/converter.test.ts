@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConverter, type Converter } from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { FetchError } from './errors.js';
+import { decodeBody } from './content-type.js';
 
 const big = (paragraphs: number) =>
   `<html><head><title>Big</title></head><body><nav>MENU</nav><article><h1>Big</h1>${Array.from(
@@ -59,4 +60,29 @@ describe('converter', () => {
     const line = `<html><body><p>${'word '.repeat(2 * 1024 * 1024)}</p></body></html>`;
     expect((await converter.convert({ html: line, url: 'http://e/' }, { timeoutMs: 30_000 })).markdown.length).toBeGreaterThan(9_000_000);
   });
+
+  it('converts a response from its bytes, decoded by its charset, in the worker as inline, and leaves the bytes to the caller', async () => {
+    converter = createConverter({ inlineBelowChars: 1000 });
+    // windows-1252: "café" is 63 61 66 E9, which as UTF-8 would come out as "caf\uFFFD".
+    const latin = (html: string) => Buffer.from(html, 'latin1');
+    const page = big(2000).replace('<h1>Big</h1>', '<h1>Big café</h1><p>Un café, naïve façade, déjà vu: the words a reader of this page must see.</p>');
+    const small = '<html><head></head><body><article><p>Un café, naïve façade.</p></article></body></html>';
+    for (const [withCharset, contentType] of [
+      [(html: string) => html, 'text/html; charset=windows-1252'],
+      // No charset in the header: the <meta charset> in the first bytes says it.
+      [(html: string) => html.replace('<head>', '<head><meta charset="iso-8859-1">'), 'text/html'],
+    ] as const) {
+      const body = latin(withCharset(page));
+      const before = Buffer.from(body);
+      const expected = htmlToMarkdown({ html: decodeBody(body, contentType, 'html'), url: 'http://example.com/' });
+      expect(expected.markdown).toContain('Un café, naïve façade, déjà vu');
+      // Above the inline size: in the worker.
+      expect(await converter.convert({ body, contentType, url: 'http://example.com/' }, { timeoutMs: 30_000 })).toEqual(expected);
+      expect(body.equals(before)).toBe(true);
+      // Below it: inline.
+      const inline = await converter.convert({ body: latin(withCharset(small)), contentType, url: 'http://example.com/' }, { timeoutMs: 30_000 });
+      expect(inline.markdown).toContain('Un café, naïve façade.');
+    }
+  });
 });
+

@@ -144,9 +144,10 @@ export function createPageService(options: PageServiceOptions): PageService {
         if (kind === 'binary') {
           throw new FetchError('UNSUPPORTED', `${entry.response.finalUrl} is binary content (${type || 'unknown type'}), which cannot be shown as text.`);
         }
-        const text = decodeBody(entry.body, entry.response.contentType, kind);
-        if (kind === 'text' || raw) return { title: '', content: text };
-        const converted = await options.converter.convert({ html: text, url: entry.response.finalUrl }, { signal: controller.signal, timeoutMs: options.timeoutMs });
+        if (kind === 'text' || raw) return { title: '', content: decodeBody(entry.body, entry.response.contentType, kind) };
+        // The bytes, decoded by the converter: a large page off the event loop.
+        const input = { body: entry.body, contentType: entry.response.contentType, url: entry.response.finalUrl };
+        const converted = await options.converter.convert(input, { signal: controller.signal, timeoutMs: options.timeoutMs });
         const { title, markdown, byline, siteName, publishedTime, excerpt } = converted;
         return { title, content: markdown, byline, siteName, publishedTime, excerpt };
       })();
