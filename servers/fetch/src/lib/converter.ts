@@ -7,7 +7,7 @@
 // `require` them by path. Instead the CLI passes its own file as the worker entry: the
 // bundle started on a worker thread serves conversions (cli.ts checks `isMainThread`).
 // Without an entry (tests and development, where the source is TypeScript) the worker is
-// an eval'd script: html-to-markdown.ts and its imports bundled on the fly by esbuild (a
+// an eval'd script: conversion-entry.ts and its imports bundled on the fly by esbuild (a
 // devDependency, resolved at run time only in that mode, so never part of the bundle).
 //
 // A page can be handed over as its response bytes (`body`): a copy of them is moved to the
@@ -75,15 +75,8 @@ export function serveConversions(): void {
 async function developmentSource(): Promise<string> {
   const require = createRequire(import.meta.url);
   const esbuild = require(['esbuild'][0]) as typeof import('esbuild');
-  const dir = fileURLToPath(new URL('.', import.meta.url));
-  const built = await esbuild.build({
-    stdin: { contents: "export { htmlToMarkdown } from './html-to-markdown.ts'; export { decodeBody } from './content-type.ts';", resolveDir: dir, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    write: false,
-    logLevel: 'silent',
-  });
+  const entry = fileURLToPath(new URL('./conversion-entry.ts', import.meta.url));
+  const built = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent' });
   return `
 const { parentPort } = require('node:worker_threads');
 const engine = { exports: {} };
