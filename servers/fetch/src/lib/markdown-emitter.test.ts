@@ -21,6 +21,8 @@ describe('inline text', () => {
 describe('text that needs rewriting', () => {
   it('collapses any whitespace run, and a lone tab, newline or no-break space, to one space', () => {
     expect(convert('a\tb  c\n d\u00a0e')).toContain('\n\na b c d e');
+    // Only lone whitespace characters, no run: each still becomes a space.
+    expect(convert('a\tb\u00a0c\fd')).toContain('\n\na b c d');
   });
 
   it('escapes markdown characters in text, and a paragraph that would start a list, heading or quote', () => {
