@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { destructiveReason, fillPage, inspectStatement, jsonArrayWriter, jsonCell, pragmaOf, sqlTokens, statementVerb, takePage, type PageFill } from './engine-child.js';
+import { destructiveReason, fillPage, inspectStatement, jsonArrayWriter, jsonCell, pragmaOf, sqlTokens, statementVerb, takePage, pageCollector, type PageFill } from './engine-child.js';
 
 const tokens = (sql: string) => sqlTokens(sql);
 
@@ -158,3 +158,29 @@ describe('a page as JSON, written in slices', () => {
   });
 });
 
+describe('a page collected whole or in steps', () => {
+  const encoder = new TextEncoder();
+  const rows = () => Array.from({ length: 23 }, (_, i) => [i, `row ${i} é \u{1F600}`]);
+  const collectIn = (steps: number[], json: boolean, stepRows: number) => {
+    const collector = pageCollector(json ? jsonArrayWriter(encoder, 16) : undefined, 4, stepRows);
+    const all = rows();
+    let at = 0;
+    for (const size of steps) {
+      collector.add(all.slice(at, at + size));
+      at += size;
+    }
+    return collector.finish(true, [[2, 1, 99]]);
+  };
+
+  it('sends the same text page however the rows came: JSON of all of them, the first `head` parsed, the count', () => {
+    const whole = collectIn([23], true, 5);
+    expect(whole).toEqual({ rowsJson: expect.any(Uint8Array), head: rows().slice(0, 4), count: 23, more: true, cuts: [[2, 1, 99]] });
+    if (!('rowsJson' in whole)) throw new Error('expected a text page');
+    expect(Buffer.from(whole.rowsJson).toString('utf8')).toBe(JSON.stringify(rows()));
+    for (const steps of [[1, 1, 1, 20], [5, 5, 5, 5, 3], [0, 23, 0]]) expect(collectIn(steps, true, 5)).toEqual(whole);
+  });
+
+  it('sends the rows themselves, in order, when the page is not text', () => {
+    for (const steps of [[23], [3, 0, 20], [1, 22]]) expect(collectIn(steps, false, 5)).toEqual({ rows: rows(), more: true, cuts: [[2, 1, 99]] });
+  });
+});

@@ -442,6 +442,47 @@ export function jsonArrayWriter(
   };
 }
 
+/**
+ * A page as the engine sends it: the rows themselves, or for read_query (`head` given)
+ * their JSON as UTF-8 bytes, the first `head` rows parsed (for the text table) and how many
+ * there are (see TextPage in engineMain).
+ */
+export type ChildPage =
+  | { rows: unknown[][]; more: boolean; cuts: number[][] }
+  | { rowsJson: Uint8Array; head: unknown[][]; count: number; more: boolean; cuts: number[][] };
+
+/**
+ * Collects a page's rows in the form it is sent, whether they come in one go (a page
+ * taken at once) or a step at a time (a page read ahead): the one place a page is built.
+ * With `json`, the rows' JSON is written `stepRows` rows at a time, so no slice makes a
+ * large string, and only the first `head` rows are kept.
+ */
+export function pageCollector(
+  json: { add(items: readonly unknown[]): void; bytes(): Uint8Array } | undefined,
+  head: number,
+  stepRows: number,
+): { add(rows: unknown[][]): void; finish(more: boolean, cuts: number[][]): ChildPage } {
+  let kept: unknown[][] = [];
+  let count = 0;
+  return {
+    add(rows) {
+      count += rows.length;
+      if (!json) {
+        if (kept.length === 0) kept = rows;
+        else for (const row of rows) kept.push(row);
+        return;
+      }
+      for (let i = 0; i < rows.length && kept.length < head; i++) kept.push(rows[i]);
+      if (rows.length <= stepRows) json.add(rows);
+      else for (let i = 0; i < rows.length; i += stepRows) json.add(rows.slice(i, i + stepRows));
+    },
+    finish(more, cuts) {
+      if (!json) return { rows: kept, more, cuts };
+      return { rowsJson: json.bytes(), head: kept, count, more, cuts };
+    },
+  };
+}
+
 /** The tables, views, indexes and triggers of the database, read with fixed statements (no client SQL). */
 export function readSchema(db: BetterSqlite3.Database): unknown {
   const objects = db
@@ -517,13 +558,11 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   const STEP_ROWS = 1000;
   /** The size of the last page's JSON: the next page's buffer is made that large at once. */
   let lastJsonBytes = 64 * 1024;
-  const asText = (page: Page, head: number | undefined): Page | TextPage => {
-    if (head === undefined) return page;
-    const json = jsonArrayWriter(encoder, lastJsonBytes);
-    for (let i = 0; i < page.rows.length; i += STEP_ROWS) json.add(page.rows.slice(i, i + STEP_ROWS));
-    const rowsJson = json.bytes();
-    lastJsonBytes = rowsJson.length;
-    return { rowsJson, head: page.rows.slice(0, head), count: page.rows.length, more: page.more, cuts: page.cuts };
+  /** A collector for one page of a cursor that sends pages as text when `head` is set. */
+  const collect = (head: number | undefined) => pageCollector(head === undefined ? undefined : jsonArrayWriter(encoder, lastJsonBytes), head ?? 0, STEP_ROWS);
+  const finished = (page: Page | TextPage): Page | TextPage => {
+    if ('rowsJson' in page) lastJsonBytes = page.rowsJson.length;
+    return page;
   };
   const fs = modules.require('node:fs') as typeof import('node:fs');
   // The file the connections have open (device and inode): a database deleted or replaced
@@ -602,7 +641,9 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     const page = takePage(cursor.iterator, cursor.pending, config.limits);
     cursor.pending = page.pending;
     cursor.usedAt = Date.now();
-    return asText({ rows: page.rows, more: page.more, cuts: page.cuts }, cursor.head);
+    const collector = collect(cursor.head);
+    collector.add(page.rows);
+    return finished(collector.finish(page.more, page.cuts));
   };
   // Read statements already checked on a connection, while the schema is unchanged: a
   // repeated query skips the prepare and the EXPLAIN. (A statement SQLite called read-only
@@ -787,31 +828,21 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     };
     if (!cursor || cursor.ahead || cursor.failed !== undefined) return done();
     const page: PageFill = { rows: [], cuts: [], bytes: 0, taken: 0, pending: cursor.pending };
-    const text = cursor.head !== undefined;
-    const json = text ? jsonArrayWriter(encoder, lastJsonBytes) : undefined;
-    const head: unknown[][] = [];
-    const all: unknown[][] = [];
+    const collector = collect(cursor.head);
     const step = () => {
       // Closed meanwhile (it cannot be: it was used just now, and no call comes in until
       // this is done), the page is dropped.
       if (cursors.get(cursorId) !== cursor) return done();
       try {
         const { complete, more } = fillPage(cursor.iterator, page, config.limits, STEP_ROWS);
-        if (json) {
-          for (let i = 0; i < page.rows.length && head.length < cursor.head!; i++) head.push(page.rows[i]);
-          json.add(page.rows);
-        } else for (const row of page.rows) all.push(row);
+        collector.add(page.rows);
         page.rows = [];
         if (!complete) {
           setImmediate(step);
           return;
         }
         cursor.pending = page.pending;
-        if (json) {
-          const rowsJson = json.bytes();
-          lastJsonBytes = rowsJson.length;
-          cursor.ahead = { rowsJson, head, count: page.taken, more, cuts: page.cuts };
-        } else cursor.ahead = { rows: all, more, cuts: page.cuts };
+        cursor.ahead = finished(collector.finish(more, page.cuts));
       } catch (error) {
         cursor.failed = error;
       }
@@ -891,6 +922,7 @@ export const CHILD_FUNCTIONS = [
   fillPage,
   takePage,
   jsonArrayWriter,
+  pageCollector,
   bindArgs,
   readSchema,
   engineMain,
