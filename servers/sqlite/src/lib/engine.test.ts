@@ -93,6 +93,26 @@ describe('cursors and pages read ahead', () => {
     await expect(a.call<Page>('next', { cursor: endless.cursor }, { at: endless.at })).rejects.toThrow(/longer than 300 ms/);
   });
 
+  it('a statement that fails partway fails the call that asks for that page, whether it was read ahead or not; the rows before it came whole', async () => {
+    const a = await start();
+    // Row 6 overflows (abs of the smallest integer): pages of two rows, so the third page,
+    // read ahead after the second is sent, is the one that meets it.
+    const sql = 'SELECT i, CASE WHEN i = 6 THEN abs(-9223372036854775808) ELSE i * 10 END FROM n';
+    for (const head of [undefined, 1]) {
+      let page = await a.call<Page & { rowsJson?: Uint8Array }>('query', { sql, mode: 'read', head });
+      const rows: unknown[][] = [];
+      const take = (p: Page & { rowsJson?: Uint8Array }) => rows.push(...(p.rowsJson ? (JSON.parse(Buffer.from(p.rowsJson).toString('utf8')) as unknown[][]) : p.rows));
+      take(page);
+      page = await a.call<Page & { rowsJson?: Uint8Array }>('next', { cursor: page.cursor }, { at: page.at });
+      take(page);
+      expect(rows).toEqual([[1, 10], [2, 20], [3, 30], [4, 40]]);
+      await expect(a.call<Page>('next', { cursor: page.cursor }, { at: page.at })).rejects.toThrow(/integer overflow/);
+      // The failed cursor is gone; the engine serves the next statement.
+      await expect(a.call<Page>('next', { cursor: page.cursor }, { at: page.at })).rejects.toThrow(/expired/);
+      expect((await a.call<Page>('query', { sql: 'SELECT count(*) FROM n', mode: 'read' })).rows).toEqual([[11]]);
+    }
+  });
+
   it('pages sent as JSON text, read ahead in steps, come whole: every row exact, cut cells numbered in their page', async () => {
     // 9,000 rows and pages of 2,500: the third and fourth pages are read ahead, in steps of
     // 1,000 rows. Integers past 2^53 come as text, and one long cell (row 6,600) is cut.
