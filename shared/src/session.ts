@@ -118,15 +118,26 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
   const logFor = (ctx: ServerContext | undefined) => log(ctx);
   let log: ReturnType<typeof registerLogging>;
 
-  function baseContext(ctx: ServerContext | undefined, info: SessionInfo): BaseContext {
+  // The members of a handler context that are the same for every request of the session,
+  // made once: a context is built on every call, and most calls are small.
+  const page: BaseContext['page'] = (source, { cursor, keyOf, limit }) => paginateStream(TOOL_CURSORS, source, keyOf, cursor, limit ?? options.pageSize);
+  const openViewHandle: BaseContext['openViewHandle'] = async (handle, tool) => options.viewHandles().open(handle, tool);
+
+  /**
+   * The context of one request, with the server's own members (`ext`) and the caller's
+   * (`extra`: a tool's `result`) written into the same object: one object per call, not
+   * a copy of a copy.
+   */
+  function requestContext<T extends object>(ctx: ServerContext | undefined, info: SessionInfo, ext: object | undefined, extra?: T): BaseContext & T {
     const progressToken = ctx?.mcpReq._meta?.progressToken;
     // A request's own signal is enough: when the connection closes, the SDK aborts every
     // request in flight in the same step that tells us (Protocol._onclose), so there is no
     // need to combine it with the session's (AbortSignal.any costs a signal and a listener
     // per call).
     const signal = ctx ? ctx.mcpReq.signal : sessionAbort.signal;
-    const ask = askFor(scope, ctx, ctx ? rounds.get(ctx) : undefined);
-    return {
+    const round = ctx ? rounds.get(ctx) : undefined;
+    const ask = askFor(scope, ctx, round);
+    const context: BaseContext = {
       signal,
       sessionId: id,
       pageSize: options.pageSize,
@@ -140,22 +151,23 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
           .catch(() => undefined);
       },
       log: logFor(ctx),
-      confirm: confirmFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
-      elicit: elicitFor(scope, ctx, ctx ? rounds.get(ctx) : undefined),
+      confirm: confirmFor(scope, ctx, round),
+      elicit: elicitFor(scope, ctx, round),
       ask,
       sample: sampleFor(ask),
       roots: info.roots,
       link: resourceLink,
       embed: embeddedResource,
-      page(source, { cursor, keyOf, limit }) {
-        return paginateStream(TOOL_CURSORS, source, keyOf, cursor, limit ?? options.pageSize);
-      },
+      page,
       cursor: toolCursors,
       notifyUpdated: options.hub.changed,
       notifyResourceListChanged: options.notifyResourceListChanged,
       // --- views (MCP Apps) ---
-      openViewHandle: async (handle, tool) => options.viewHandles().open(handle, tool),
+      openViewHandle,
+      ...ext,
+      ...extra,
     };
+    return context as BaseContext & T;
   }
 
   const scope: Scope<Ext> = {
@@ -172,10 +184,10 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
     viewHandles: options.viewHandles,
     closed: sessionAbort.signal,
     notifyResourceListChanged: options.notifyResourceListChanged,
-    contextFor(ctx) {
-      if (era === 'legacy') return { ...baseContext(ctx, sessionInfo), ...(sessionExt ?? ({} as Ext)) } as BaseContext & Ext;
+    contextFor(ctx, extra) {
+      if (era === 'legacy') return requestContext(ctx, sessionInfo, sessionExt as object | undefined, extra) as never;
       const { info, ext } = options.modern.forRequest(ctx);
-      return { ...baseContext(ctx, info), ...ext } as BaseContext & Ext;
+      return requestContext(ctx, info, ext as object, extra) as never;
     },
     send(method, params) {
       if (closed) return;

@@ -30,8 +30,11 @@ export interface Scope<Ext> {
   readonly closed: AbortSignal;
   /** Tells every session of the server, not only this one. */
   notifyResourceListChanged(): void;
-  /** The handler context of one request (a fresh server context on modern requests). */
-  contextFor(ctx: ServerContext): BaseContext & Ext;
+  /**
+   * The handler context of one request (a fresh server context on modern requests), with
+   * `extra`'s members (a tool's `result` and `error`) in the same object.
+   */
+  contextFor<T extends object = Record<never, never>>(ctx: ServerContext, extra?: T): BaseContext & Ext & T;
   /** An unsolicited notification to this connection (legacy only; dropped once closed). */
   send(method: string, params: Record<string, unknown>): void;
   on(method: string, handler: (request: never, ctx: ServerContext) => Promise<unknown>): void;

@@ -42,12 +42,11 @@ export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerCont
       return errorResult(`Invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}. Fix the arguments and call again.`);
     }
     const render = tool.render ?? renderJson;
-    const base = scope.contextFor(sdkCtx);
-    const ctx: ToolContext<unknown> & Ext = {
-      ...base,
+    const own: Pick<ToolContext<unknown>, 'result' | 'error'> = {
       result: (structured, content) => structuredResult(structured as Record<string, unknown>, render(structured as never), content),
       error: errorResult,
     };
+    const ctx: ToolContext<unknown> & Ext = scope.contextFor(sdkCtx, own);
     const started = performance.now();
     let result: ToolResult;
     try {
@@ -68,7 +67,7 @@ export function registerTools<Ext>(scope: Scope<Ext>, rounds: WeakMap<ServerCont
     }
     // A tool that turned a question into an error result of its own still asks it.
     if (round?.needsInput) return round.result(scope.seal);
-    base.log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
+    ctx.log('debug', `${tool.name} ${result.isError ? 'failed' : 'done'} in ${Math.round(performance.now() - started)} ms`);
     // Every result is held to the budget, so no client is sent more than it accepts.
     const fitted = fitResult(result, scope.maxResultBytes, tool.name, tool.whenTooLarge);
     // --- views (MCP Apps): the view gets a sealed handle of this call, other clients nothing new ---
