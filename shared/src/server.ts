@@ -203,13 +203,15 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   let inflight = 0;
   const drained = new Set<() => void>();
   let listenChannels = 0;
-  const track = async <T>(work: () => Promise<T>): Promise<T> => {
-    inflight++;
-    try {
-      return await work();
-    } finally {
+  // Requests in flight, counted for drain(): a session calls `started` when one starts and
+  // `finished` when it has answered.
+  const requests = {
+    started: () => {
+      inflight++;
+    },
+    finished: () => {
       if (--inflight === 0) for (const wake of drained) wake();
-    }
+    },
   };
 
   const server: McpServer = {
@@ -228,7 +230,7 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
         seal: sealOf(),
         viewHandles: viewHandlesOf,
         modern,
-        track,
+        requests,
         registry,
         notifyResourceListChanged: () => server.notifyResourceListChanged(),
         onClosed: () => {

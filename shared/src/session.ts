@@ -7,7 +7,7 @@ import type { Registry } from './registry.js';
 import { decodeCursor, encodeCursor, paginateStream } from './pagination.js';
 import { ToolError, errorMessage } from './errors.js';
 import { embeddedResource, resourceLink } from './results.js';
-import { BaseServer, budgetCheck, failureDescriber, guarded, type Era, type Scope } from './protocol/scope.js';
+import { BaseServer, budgetCheck, failureDescriber, protocolFailure, type Era, type Scope } from './protocol/scope.js';
 import { CACHE_HINTS, capabilitiesOf } from './protocol/discovery.js';
 import { legacyRoots } from './protocol/roots.js';
 import { registerLogging } from './protocol/logging.js';
@@ -46,7 +46,8 @@ export interface SessionOptions<Ext> {
   viewHandles: () => ViewHandles;
   /** The server's 2026-07-28 requests: their shared context and the request in flight. */
   modern: ModernRequests<Ext>;
-  track: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Told when a request starts and when it has been answered (the server's drain() waits for none in flight). */
+  requests: { started(): void; finished(): void };
   registry: () => Promise<Registry<Ext>>;
   /** Tells every session of the server, not only this one. */
   notifyResourceListChanged: () => void;
@@ -196,17 +197,22 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       });
     },
     on(method, handler) {
+      // One async function per request: counting it in flight, the handler, and turning a
+      // failure into a protocol error (protocolFailure) take no wrapper promises of their own.
       sdk.setRequestHandler(
         method as never,
-        ((request: never, ctx: ServerContext) =>
-          options.track(async () => {
-            inflight.add(ctx);
-            try {
-              return await guarded(scope, method, () => handler(request, ctx));
-            } finally {
-              inflight.delete(ctx);
-            }
-          })) as never,
+        (async (request: never, ctx: ServerContext) => {
+          options.requests.started();
+          inflight.add(ctx);
+          try {
+            return await handler(request, ctx);
+          } catch (error) {
+            throw protocolFailure(scope, method, error);
+          } finally {
+            inflight.delete(ctx);
+            options.requests.finished();
+          }
+        }) as never,
       );
     },
     withinBudget: budgetCheck(options.maxResultBytes),

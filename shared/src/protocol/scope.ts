@@ -77,17 +77,16 @@ function asInvalidParams(method: string, error: unknown): unknown {
 }
 
 /**
- * Wraps a handler: malformed params are -32602, domain errors a server recognises are
- * -32602 with its message, anything else -32603 with the error's message.
+ * What a request handler's failure becomes on the wire: a protocol error as it is, a domain
+ * error the server recognises -32602 with its message, anything else -32603 with the
+ * error's message (and logged).
  */
-export function guarded<Ext>(scope: Pick<Scope<Ext>, 'logger' | 'describeFailure'>, method: string, handler: () => Promise<unknown>) {
-  return handler().catch((error: unknown) => {
-    if (error instanceof ProtocolError || typeof (error as { code?: unknown } | null)?.code === 'number') throw error;
-    const described = scope.describeFailure(error);
-    if (described !== undefined) throw invalidParams(described);
-    scope.logger.log('error', `${method} failed`, errorMessage(error));
-    throw new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
-  });
+export function protocolFailure<Ext>(scope: Pick<Scope<Ext>, 'logger' | 'describeFailure'>, method: string, error: unknown): unknown {
+  if (error instanceof ProtocolError || typeof (error as { code?: unknown } | null)?.code === 'number') return error;
+  const described = scope.describeFailure(error);
+  if (described !== undefined) return invalidParams(described);
+  scope.logger.log('error', `${method} failed`, errorMessage(error));
+  return new ProtocolError(ErrorCodes.InternalError, errorMessage(error));
 }
 
 export function budgetCheck(maxResultBytes: number) {
