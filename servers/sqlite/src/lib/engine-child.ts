@@ -443,9 +443,12 @@ export function jsonArrayWriter(
 }
 
 /**
- * A page as the engine sends it: the rows themselves, or for read_query (`head` given)
- * their JSON as UTF-8 bytes, the first `head` rows parsed (for the text table) and how many
- * there are (see TextPage in engineMain).
+ * A page as the engine sends it: the rows themselves, or for read_query (`head` given) a
+ * page whose parent writes the rows into its answer as they are: their JSON as UTF-8 bytes,
+ * the first `head` rows parsed (for the text table) and how many there are. Serialized in
+ * the engine, once, the rows cross the channel as one block of bytes (copied, not escaped,
+ * by the channel's V8 serialization) and go out to the client as those bytes, instead of
+ * being parsed into 10,000 arrays in the parent only to be serialized and encoded again.
  */
 export type ChildPage =
   | { rows: unknown[][]; more: boolean; cuts: number[][] }
@@ -532,14 +535,6 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   type Db = BetterSqlite3.Database;
   // `ahead` is the next page, read while the parent handles this one (see the message loop);
   // `failed` is the error reading it met, told on the call that asks for it.
-  type Page = { rows: unknown[][]; more: boolean; cuts: number[][] };
-  // A page for read_query, whose parent writes the rows into its answer as they are: their
-  // JSON as UTF-8 bytes, the first `head` rows parsed (for the text table) and how many
-  // there are. Serialized here, once, the rows cross the channel as one block of bytes
-  // (copied, not escaped, by the channel's V8 serialization) and go out to the client as
-  // those bytes, instead of being parsed into 10,000 arrays in the parent only to be
-  // serialized and encoded again.
-  type TextPage = { rowsJson: Uint8Array; head: unknown[][]; count: number; more: boolean; cuts: number[][] };
   type Cursor = {
     db: Db;
     iterator: Iterator<unknown[]>;
@@ -547,7 +542,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     columns: unknown;
     usedAt: number;
     owner: unknown;
-    ahead?: Page | TextPage;
+    ahead?: ChildPage;
     failed?: unknown;
     /** Pages go as text, with this many rows parsed, when the query asked for them so (read_query). */
     head?: number;
@@ -560,7 +555,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
   let lastJsonBytes = 64 * 1024;
   /** A collector for one page of a cursor that sends pages as text when `head` is set. */
   const collect = (head: number | undefined) => pageCollector(head === undefined ? undefined : jsonArrayWriter(encoder, lastJsonBytes), head ?? 0, STEP_ROWS);
-  const finished = (page: Page | TextPage): Page | TextPage => {
+  const finished = (page: ChildPage): ChildPage => {
     if ('rowsJson' in page) lastJsonBytes = page.rowsJson.length;
     return page;
   };
@@ -629,7 +624,7 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
     for (const row of rows) if (roots.includes(row.rootpage)) names.add(row.tbl_name);
     return [...names].sort();
   };
-  const pageOf = (cursor: Cursor): Page | TextPage => {
+  const pageOf = (cursor: Cursor): ChildPage => {
     const { ahead, failed } = cursor;
     cursor.ahead = undefined;
     cursor.failed = undefined;
