@@ -110,7 +110,8 @@ async function tailOnce(handle: ReadableFile, size: number, count: number, file:
     skipFinalNewline = false;
     if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
   }
-  const joined = Buffer.concat(chunks);
+  // One chunk (the usual tail of a few lines) is used as it is: concat would copy it.
+  const joined = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   const slice = joined.subarray(start - position);
   if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
   return { text: slice.toString('utf8'), lines: countLines(slice), truncated: start > 0, bytesRead };
@@ -185,7 +186,10 @@ export async function readLineRange(
         }
       }
       position += length;
-      if (buffer.length < CHUNK) buffer = Buffer.allocUnsafe(CHUNK);
+      // Grown only for a read that follows: a 64 KiB buffer allocated on the way out (on every
+      // head of a few lines) was external memory that drove V8 into a full collection every
+      // hundred calls or so.
+      if (endOffset < 0 && buffer.length < CHUNK) buffer = Buffer.allocUnsafe(CHUNK);
     }
     if (endOffset < 0) {
       // Reached the end of the file: a last line without "\n" still counts.
