@@ -6,6 +6,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath as fileURLToPathOf, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checksum, compileCacheDir, runBundle } from './compile-cache.js';
 
@@ -208,5 +210,42 @@ describe('the bin code cache', () => {
     else expect(dir).toBe(path.join('/x/cache', 'mcp-reference', 'compile-cache'));
     expect(compileCacheDir({ MCP_COMPILE_CACHE: '/somewhere' })).toBe('/somewhere');
     expect(compileCacheDir({ MCP_COMPILE_CACHE: 'OFF' })).toBeUndefined();
+  });
+});
+
+describe('memory once the bundle runs', () => {
+  // The server runs inside runBundle's call: whatever a frame below it still references (the
+  // file's bytes, the cache's) lives as long as the server, at least until a full collection.
+  it('holds neither the bundle file nor the code cache while the bundle runs', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const padding = 3 * 1024 * 1024;
+    const file = fileURLToPathOf(bundle);
+    writeFileSync(
+      file,
+      `'use strict';
+       globalThis.__compileCacheRuns.push(String(globalThis.__measure()));
+       /* ${'x'.repeat(padding)} */`,
+    );
+    const held: number[] = [];
+    (globalThis as { __measure?: () => number }).__measure = () => {
+      gc();
+      return process.memoryUsage().arrayBuffers;
+    };
+    try {
+      for (const expected of ['miss', 'used']) {
+        runs.length = 0;
+        gc();
+        const before = process.memoryUsage().arrayBuffers;
+        const run = start();
+        expect(run.cache).toBe(expected);
+        run.writeCache();
+        held.push(Number(runs[0]) - before);
+      }
+    } finally {
+      delete (globalThis as { __measure?: unknown }).__measure;
+    }
+    // Without the code cache and with it: well under the 3 MB the file's bytes alone take.
+    for (const bytes of held) expect(bytes).toBeLessThan(padding / 3);
   });
 });
