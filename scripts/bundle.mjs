@@ -92,18 +92,22 @@ if (kind === 'server') {
     format: 'cjs',
     define: {
       MCP_BUNDLED_RE2JS_SOURCE: await sourceOf('re2js'),
-      // The bin's URL when run by it; the script's own when run directly with node.
-      'import.meta.url': '__mcpImportMetaUrl',
+      // The bin's URL: the bundle runs only through the bin, which passes it.
+      'import.meta.url': '__mcpEntryUrl',
     },
     entryPoints: { server: 'src/cli.ts' },
     outExtension: { '.js': '.cjs' },
     plugins: [withoutAjv, englishOnly],
     outdir: 'dist',
-    // The sources are ES modules, so strict: the directive must come first in the script
-    // (esbuild's own "use strict" follows the banner, where it would be a plain string).
+    // One function expression, which the bin compiles as the file is (BUNDLE_HEAD and
+    // BUNDLE_TAIL in shared/src/compile-cache.ts spell the same text; repo-layout.test.ts
+    // checks it), so V8 keeps one copy of the text. The sources are ES modules, so strict: the
+    // directive must come first in the function (esbuild's own "use strict" follows the
+    // banner, where it would be a plain string).
     banner: {
-      js: "'use strict';\nvar __mcpImportMetaUrl = typeof __mcpEntryUrl === 'string' ? __mcpEntryUrl : require('node:url').pathToFileURL(__filename).href;",
+      js: "(function (exports, require, module, __filename, __dirname, __mcpEntryUrl) {'use strict';",
     },
+    footer: { js: '\n})' },
   });
   // The bin reads the script as text: one character beyond ASCII anywhere in it makes V8
   // hold all of it as two-byte text (twice the memory for as long as the server runs, and

@@ -6,10 +6,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath as fileURLToPathOf, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checksum, compileCacheDir, runBundle } from './compile-cache.js';
+import { BUNDLE_HEAD, BUNDLE_TAIL, checksum, compileCacheDir, runBundle } from './compile-cache.js';
 
 const posix = process.platform !== 'win32';
 let root = '';
@@ -23,14 +23,17 @@ function writeBundle(tag: string): URL {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(
     file,
-    `'use strict';
+    wrapped(`'use strict';
      const { basename } = require('node:path');
      globalThis.__compileCacheRuns.push(${JSON.stringify(tag)} + ' ' + basename(__filename) + ' ' + __mcpEntryUrl);
      function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }
-     module.exports = work(1000);`,
+     module.exports = work(1000);`),
   );
   return pathToFileURL(file);
 }
+
+/** CommonJS code as scripts/bundle.mjs writes dist/server.cjs: one function expression. */
+const wrapped = (code: string) => `${BUNDLE_HEAD}${code}${BUNDLE_TAIL}\n`;
 
 const start = (id = 'build1', env: NodeJS.ProcessEnv = { MCP_COMPILE_CACHE: cacheDir }) =>
   runBundle({ bundle, entry: 'file:///bin/cli.js', buildId: id, name: '@mcp-reference/server-x', env });
@@ -223,9 +226,9 @@ describe('memory once the bundle runs', () => {
     const file = fileURLToPathOf(bundle);
     writeFileSync(
       file,
-      `'use strict';
+      wrapped(`'use strict';
        globalThis.__compileCacheRuns.push(String(globalThis.__measure()));
-       /* ${'x'.repeat(padding)} */`,
+       /* ${'x'.repeat(padding)} */`),
     );
     const held: number[] = [];
     (globalThis as { __measure?: () => number }).__measure = () => {
@@ -247,5 +250,38 @@ describe('memory once the bundle runs', () => {
     }
     // Without the code cache and with it: well under the 3 MB the file's bytes alone take.
     for (const bytes of held) expect(bytes).toBeLessThan(padding / 3);
+  });
+});
+
+describe('the bundle as the bin runs it', () => {
+  it('keeps one copy of the bundle text: compiled as the file is, not wrapped into a second string', () => {
+    const padding = 3 * 1024 * 1024;
+    writeFileSync(
+      fileURLToPathOf(bundle),
+      // A function kept alive keeps its script, and the script its source.
+      wrapped(`'use strict'; globalThis.__compileCacheKeep = () => 1; /* ${'x'.repeat(padding)} */`),
+    );
+    const largeObjects = () =>
+      getHeapSpaceStatistics()
+        .filter((space) => space.space_name === 'large_object_space' || space.space_name === 'new_large_object_space')
+        .reduce((sum, space) => sum + space.space_used_size, 0);
+    const before = largeObjects();
+    try {
+      expect(start().cache).toBe('miss');
+      // A flattened copy of a 3 MB text would be a 3 MB string among V8's large objects.
+      expect(largeObjects() - before).toBeLessThan(padding / 3);
+    } finally {
+      delete (globalThis as { __compileCacheKeep?: unknown }).__compileCacheKeep;
+    }
+  });
+
+  it('refuses a file that is not a bundle built by scripts/bundle.mjs, running none of it', () => {
+    const file = fileURLToPathOf(bundle);
+    writeFileSync(file, "'use strict'; globalThis.__compileCacheRuns.push('plain script ran');");
+    expect(() => start()).toThrow(/not a bundle built by scripts\/bundle\.mjs.*pnpm build/);
+    writeFileSync(file, `${BUNDLE_HEAD} globalThis.__compileCacheRuns.push('cut short ran');`);
+    expect(() => start()).toThrow(/not a bundle built by scripts\/bundle\.mjs/);
+    expect(runs).toEqual([]);
+    expect(cacheFiles()).toEqual([]);
   });
 });

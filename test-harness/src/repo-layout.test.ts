@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_HEAD, BUNDLE_TAIL } from '@mcp-reference/shared/compile-cache';
 import { missingTemplateFiles, serverDirs } from './template-files.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,8 +51,11 @@ describe('repository layout', () => {
       expect(specifiersOf(bin).filter((s) => !isBuiltin(s)), name).toEqual([]);
       expect(bin, name).toContain('"./server.cjs"');
       const code = readFileSync(path.join(dir, 'dist/server.cjs'), 'utf8');
-      // Strict, as the ES modules it is built from: the directive has to be the first statement.
-      expect(code.startsWith("'use strict';"), `${name}: server.cjs starts with 'use strict'`).toBe(true);
+      // One function expression, as the bin compiles it (scripts/bundle.mjs writes the text
+      // compile-cache.ts expects), strict as the ES modules it is built from: the directive
+      // has to be the first statement of the function.
+      expect(code.startsWith(`${BUNDLE_HEAD}'use strict';`), `${name}: server.cjs starts with the bundle head and 'use strict'`).toBe(true);
+      expect(code.trimEnd().endsWith(BUNDLE_TAIL.trim()), `${name}: server.cjs ends with the bundle tail`).toBe(true);
       // zod's messages in English only (scripts/bundle.mjs): the French one is a sample of the 40 others.
       expect(code, `${name}: zod's English messages`).toContain('Invalid input: expected ');
       expect(code.includes('Entr\\xE9e invalide'), `${name}: zod's other locales are left out`).toBe(false);
