@@ -22,6 +22,8 @@ beforeAll(async () => {
   tree = await makeTempTree({
     'evil.txt': `${EVIL_LINE}\n${'a'.repeat(5_000)}\n`,
     'long-line.txt': `${'x'.repeat(256 * 1024)}\n`,
+    // 20,000 lines with an "a" and no "b", then one with both: 770 KB.
+    'a-lines.txt': `${Array.from({ length: 20_000 }, (_, i) => `line ${i} has an a here and more text\n`).join('')}final b\n`,
     names: { [EVIL_NAME]: 'x', [`${'a'.repeat(40)}`]: 'y', 'keep.txt': 'x', [`${'a'.repeat(40)}.txt`]: 'x' },
   });
   session = await open({ dirs: [tree.dir] });
@@ -57,6 +59,13 @@ describe('hostile patterns answer at once (linear-time matching)', () => {
   it('grep_files with .*zzz on one 256 KB line', async () => {
     const out = await expectFast<{ matches: unknown[]; filesScanned: number }>('grep_files', { path: tree.path('long-line.txt'), pattern: '.*zzz' });
     expect(out).toMatchObject({ matches: [], filesScanned: 1 });
+  });
+
+  // A match of the whole text that runs over line ends: finding the next one from every line
+  // with an "a" ran to the end of the text each time (the old code took the whole 120 s).
+  it('grep_files with a[\\s\\S]*b over 20,000 lines with an a, then one with a b', async () => {
+    const out = await expectFast<{ matches: { line: number; text: string }[] }>('grep_files', { path: tree.path('a-lines.txt'), pattern: 'a[\\s\\S]*b' });
+    expect(out.matches.map((m) => [m.line, m.text])).toEqual([[20_001, 'final b']]);
   });
 
   it('search_files with *a*a*a*a*b and @(a+)+b over long names', async () => {

@@ -366,6 +366,8 @@ const grepHandler = (init: GrepInit) => {
   const RE2JS = cache.mcpRe2js!.RE2JS;
   const lineRe = RE2JS.compile(init.source, init.flags);
   const scanRe = init.scanWhole ? RE2JS.compile(init.source, init.flags | RE2JS.MULTILINE) : undefined;
+  // Cleared by the first match that runs over a line end (see nextCandidate): lines one by one from then on.
+  let scanAcrossLines = true;
   const needle = init.needle === undefined ? undefined : Buffer.from(init.needle);
   const context = init.contextLines;
   const maxLength = init.maxLineLength;
@@ -588,13 +590,22 @@ const grepHandler = (init: GrepInit) => {
           return totalBytes <= init.maxBytes;
         };
         const block = (text: string) => {
-          const scanner = scanRe?.matcher(text);
+          let scanner = scanAcrossLines ? scanRe?.matcher(text) : undefined;
           // Offset of the start of the next line that may match, at or after `from`.
           const nextCandidate = (from: number): number => {
             if (!scanner) return from;
             if (from >= text.length) return Infinity;
             if (!scanner.find(from)) return Infinity;
             const at: number = scanner.start();
+            // A match that runs over a line end ("a[\s\S]*b") says little about lines, and
+            // finding the next one from each candidate line ran to the end of the block every
+            // time: quadratic (a 770 KB file took the whole 120 s). From here on, this search
+            // tests each line, once.
+            if (text.lastIndexOf('\n', scanner.end() - 1) >= at) {
+              scanAcrossLines = false;
+              scanner = undefined;
+              return from;
+            }
             return at <= from ? from : Math.max(from, text.lastIndexOf('\n', at - 1) + 1);
           };
           let pos = 0;
@@ -656,7 +667,10 @@ const grepHandler = (init: GrepInit) => {
         };
 
         let position = 0;
-        let carry = '';
+        // The text after the last line end read so far, in the pieces it was decoded in: a line
+        // longer than a chunk (minified code, one-line JSON) is joined once it ends, not again
+        // with every chunk (which copied and scanned it all each time: quadratic in its length).
+        let carry: string[] = [];
         while (position < size && !stopped) {
           const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK, size - position), position);
           if (n === 0) break;
@@ -668,17 +682,18 @@ const grepHandler = (init: GrepInit) => {
             if (needle && n === size && buffer.subarray(0, n).indexOf(needle) === -1) return true;
           }
           position += n;
-          const text = carry + decoder.write(buffer.subarray(0, n));
-          const cut = text.lastIndexOf('\n');
+          const decoded = decoder.write(buffer.subarray(0, n));
+          const cut = decoded.lastIndexOf('\n');
           if (cut === -1) {
-            carry = text;
+            carry.push(decoded);
             continue;
           }
-          carry = text.slice(cut + 1);
-          block(text.slice(0, cut + 1));
+          const text = carry.join('') + decoded.slice(0, cut + 1);
+          carry = [decoded.slice(cut + 1)];
+          block(text);
         }
         if (!stopped) {
-          const rest = carry + decoder.end();
+          const rest = carry.join('') + decoder.end();
           if (rest !== '') block(rest);
         }
         return !stopped;
