@@ -137,6 +137,50 @@ describe('work off the event loop stops when cancelled', () => {
   }, 60_000);
 });
 
+// Issue 21 item 1: a file the server reads on its own must not freeze it. A .gitignore of many
+// rules makes every entry of the walk cost a test of each rule; the walk gave the event loop a
+// turn only between directories, so one directory of such entries held every session (20,000
+// rules over 2,000 files: 100 s without an answer to a ping).
+describe('a .gitignore of 10,000 rules over a directory of 4,000 files', () => {
+  // Over stdio, the bin as a client runs it: pings and the walk share one event loop.
+  it('search_files: pings answer while it walks, and cancelling it stops the walk', async () => {
+    const rules = Array.from({ length: 10_000 }, (_, i) => `ignored-dir-${i}/sub*/x${i}.tmp`).join('\n');
+    const files = Object.fromEntries(Array.from({ length: 4_000 }, (_, i) => [`file${i}.md`, 'x']));
+    const hostile = await makeTempTree({ '.gitignore': `${rules}\n`, d: files });
+    const stdio = await connectStdio(process.execPath, [bin, hostile.dir]);
+    try {
+      const controller = new AbortController();
+      let settled = false;
+      const call = stdio.client.callTool(
+        { name: 'search_files', arguments: { path: '.', pattern: '**/*.md' } },
+        undefined,
+        { signal: controller.signal, timeout: 120_000 },
+      );
+      call.then(() => (settled = true), () => (settled = true));
+      // One ping after the other, none waiting between them: a stretch of the walk that holds
+      // the event loop shows as a slow ping (a pause between pings could hide it).
+      let worst = 0;
+      for (const until = performance.now() + 2_000; !settled && performance.now() < until; ) {
+        const started = performance.now();
+        await stdio.client.ping();
+        worst = Math.max(worst, performance.now() - started);
+      }
+      expect(worst, 'the slowest ping during the walk (ms)').toBeLessThan(FAST_MS);
+      expect(settled, 'the walk was over before the pings stopped').toBe(false);
+      controller.abort(new Error('cancelled by the test'));
+      await expect(call).rejects.toThrow('cancelled by the test');
+      await sleep(200);
+      const pid = stdio.transport.pid!;
+      const before = cpuOf(pid);
+      await sleep(500);
+      expect(cpuOf(pid) - before, 'CPU the server used in 500 ms after the cancel (ms)').toBeLessThan(250);
+    } finally {
+      await stdio.close();
+      await hostile.cleanup();
+    }
+  }, 120_000);
+});
+
 // Issue 21 item 5: 64 concurrent greps started 75 threads and 525 MB. Now they share the
 // process's pool (one thread per core) and queue.
 describe('64 concurrent greps', () => {
