@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import ignore from 'ignore';
 import { isWithin } from './path-policy.js';
+import { parseGitignoreRules } from './gitignore-rules.js';
+import type { GitignoreRules } from './gitignore-rules.js';
 import { readOwnFileSync } from './read-own-file.js';
 
 /**
@@ -16,7 +17,7 @@ import { readOwnFileSync } from './read-own-file.js';
 export interface GitignoreLevel {
   /** Absolute directory the rules are relative to. */
   dir: string;
-  rules: ReturnType<typeof ignore>;
+  rules: GitignoreRules;
 }
 
 export type GitignoreStack = readonly GitignoreLevel[];
@@ -39,9 +40,8 @@ export interface GitignoreReadOptions {
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
 
 /** The rules of one .gitignore text, or undefined when it has none. */
-export function parseGitignore(text: string): GitignoreLevel['rules'] | undefined {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.startsWith('#'));
-  return lines.length === 0 ? undefined : ignore({ ignorecase: IGNORE_CASE }).add(lines);
+export function parseGitignore(text: string): GitignoreRules | undefined {
+  return parseGitignoreRules(text, { ignoreCase: IGNORE_CASE });
 }
 
 /**
@@ -92,9 +92,8 @@ export function isIgnored(stack: GitignoreStack, absolutePath: string, isDirecto
   for (const level of stack) {
     const rel = relativeTo(level.dir, absolutePath);
     if (rel === undefined) continue;
-    const verdict = level.rules.test(isDirectory ? `${rel}/` : rel);
-    if (verdict.ignored) ignored = true;
-    else if (verdict.unignored) ignored = false;
+    const verdict = level.rules.test(rel, isDirectory);
+    if (verdict !== undefined) ignored = verdict === 'ignored';
   }
   return ignored;
 }

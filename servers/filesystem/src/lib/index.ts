@@ -123,6 +123,8 @@
  * mime.ts        mimeTypeOf(path), contentMimeType(path, data), listedMimeType(path), isTextMime(mime)
  * format-size.ts formatSize(bytes)              the official server's "1.50 KB" rendering
  * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored (skipped files reported via onSkip)
+ * gitignore-rules.ts parseGitignoreRules(text, { ignoreCase? }).test(rel, isDirectory): git's matching, one
+ *                hash lookup per kind of rule (names, extensions, prefixes, anchored paths), not a try per rule
  * read-own-file.ts readOwnFileSync(file, { maxBytes, expected? })   a file the server reads for itself:
  *                regular, not a symlink, no blocking open, size-capped, where expected
  * case-sensitivity.ts isCaseInsensitiveAt(dir), createGlobSettings(platform): per allowed directory
