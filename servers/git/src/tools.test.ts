@@ -135,6 +135,34 @@ describe('official tools', () => {
     expect(byPath).toEqual(['feature one']);
   });
 
+  it('git_log reads past a commit whose subject is larger than a response may be (cut, marked, the log goes on)', async () => {
+    // 9 MB on one line: %s is the whole first paragraph. Whole, no page holding it fits the 8 MB response limit.
+    const huge = path.join(repo.dir, '..', `${path.basename(repo.dir)}-message.txt`);
+    await writeFile(huge, `${'s'.repeat(9 * 1024 * 1024)}\n`);
+    await writeFile(repo.path('big.txt'), 'big\n');
+    await repo.git('add', 'big.txt');
+    await repo.git('commit', '-q', '-F', huge);
+    await repo.commit('after the big one', { 'after.txt': 'after\n' });
+    const subjects: string[] = [];
+    let cut: any;
+    let cursor: string | undefined;
+    do {
+      const out: any = await s.ok('git_log', { repo_path: repo.root, max_count: 2, ...(cursor ? { cursor } : {}) });
+      for (const c of out.commits) {
+        subjects.push(c.subject.slice(0, 20));
+        if (c.truncated_fields) cut = c;
+      }
+      cursor = out.nextCursor;
+    } while (cursor);
+    expect(subjects).toEqual(['after the big one', 's'.repeat(20), 'second', 'first']);
+    expect(cut.truncated_fields).toEqual(['subject']);
+    expect(cut.subject).toBe(`${'s'.repeat(4095)}…`);
+    // git_show cuts the message at the output limit (1 MB by default), as it cuts the diff.
+    const shown: any = await s.ok('git_show', { repo_path: repo.root, revision: cut.commit });
+    expect(shown).toMatchObject({ message_truncated: true, truncated: false, files: [{ path: 'big.txt' }] });
+    expect(shown.message).toBe('s'.repeat(1024 * 1024));
+  }, 60_000);
+
   it('git_log filters by path, author and dates', async () => {
     expect((await s.ok('git_log', { repo_path: repo.root, path: 'src/b.txt' })).commits.map((c: any) => c.subject)).toEqual(['second']);
     expect((await s.ok('git_log', { repo_path: repo.root, author: 'nobody-like-this' })).commits).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseBlame, parseDiff, parseGrepLine, parseLog, parseStatus } from './parse.js';
+import { MAX_COMMIT_FIELD_CHARS, parseBlame, parseDiff, parseGrepLine, parseLog, parseStatus } from './parse.js';
 
 describe('parseStatus (porcelain v2, -z)', () => {
   it('reads the branch header, ordinary, renamed, unmerged and untracked entries', () => {
@@ -100,6 +100,19 @@ describe('parseLog and parseGrepLine', () => {
     expect(parseLog(`${record}\x1e\n`)).toEqual([
       { commit: 'c1', parents: ['p1', 'p2'], author: 'Ada', author_email: 'a@e', date: '2024-01-01T00:00:00Z', committer: 'Ada', committer_date: '2024-01-01T00:00:00Z', subject: 'subject: with colon' },
     ]);
+  });
+
+  it('cuts a subject, author, email or committer longer than MAX_COMMIT_FIELD_CHARS and says which', () => {
+    const long = 'x'.repeat(MAX_COMMIT_FIELD_CHARS + 1);
+    // A surrogate pair straddling the cut is dropped whole, not halved.
+    const astral = `${'y'.repeat(MAX_COMMIT_FIELD_CHARS - 2)}😀${'z'.repeat(10)}`;
+    const record = ['c1', '', long, 'a@e', '2024-01-01T00:00:00Z', astral, '2024-01-01T00:00:00Z', 'x'.repeat(MAX_COMMIT_FIELD_CHARS)].join('\x1f');
+    const [commit] = parseLog(`${record}\x1e`);
+    expect(commit.truncated_fields).toEqual(['author', 'committer']);
+    expect(commit.author).toBe(`${'x'.repeat(MAX_COMMIT_FIELD_CHARS - 1)}…`);
+    expect(commit.committer).toBe(`${'y'.repeat(MAX_COMMIT_FIELD_CHARS - 2)}…`);
+    expect(commit.subject).toHaveLength(MAX_COMMIT_FIELD_CHARS); // at the limit: whole
+    expect(parseLog(`${record.replace(long, 'Ada').replace(astral, 'Ada')}\x1e`)[0]).not.toHaveProperty('truncated_fields');
   });
 
   it('strips the ref prefix of grep at a ref', () => {

@@ -9,7 +9,20 @@ export interface Commit {
   committer: string;
   committer_date: string;
   subject: string;
+  /** The text fields that were cut at MAX_COMMIT_FIELD_CHARS; absent when none was. */
+  truncated_fields?: CommitTextField[];
 }
+
+export type CommitTextField = 'subject' | 'author' | 'author_email' | 'committer';
+
+/**
+ * The longest subject, author name, email or committer a parsed commit carries (in UTF-16
+ * units). A longer one is cut, ends in "…" and is named in `truncated_fields`. Anyone can
+ * commit a subject of many megabytes (git's %s is the whole first paragraph); whole, it made
+ * every page of the log that holds the commit, even a page of that one commit, too large for
+ * a response, so the log could not be read past it.
+ */
+export const MAX_COMMIT_FIELD_CHARS = 4096;
 
 /** `git log` format that `parseLog` reads: fields split by US, records by RS. */
 export const LOG_FORMAT = '--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%cI%x1f%s%x1e';
@@ -20,7 +33,7 @@ export function parseLog(text: string): Commit[] {
     const fields = record.replace(/^\s+/, '').split('\x1f');
     if (fields.length < 8) continue;
     const [commit, parents, author, author_email, date, committer, committer_date, subject] = fields;
-    commits.push({
+    const parsed: Commit = {
       commit,
       parents: parents ? parents.split(' ') : [],
       author,
@@ -29,9 +42,23 @@ export function parseLog(text: string): Commit[] {
       committer,
       committer_date,
       subject,
-    });
+    };
+    for (const field of ['subject', 'author', 'author_email', 'committer'] as const) {
+      if (parsed[field].length <= MAX_COMMIT_FIELD_CHARS) continue;
+      parsed[field] = cutText(parsed[field], MAX_COMMIT_FIELD_CHARS);
+      (parsed.truncated_fields ??= []).push(field);
+    }
+    commits.push(parsed);
   }
   return commits;
+}
+
+/** The first `max` UTF-16 units of `text` at most, ending in "…", never half a surrogate pair. */
+function cutText(text: string, max: number): string {
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}\u2026`;
 }
 
 export interface StatusFile {

@@ -4,6 +4,7 @@ import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import type { RunOptions, RunResult } from '../lib/git-runner.js';
 import { uris } from '../lib/uris.js';
+import { MAX_COMMIT_FIELD_CHARS } from '../lib/parse.js';
 import type { Commit, DiffFile } from '../lib/parse.js';
 
 type Ctx = BaseContext & GitContext;
@@ -23,6 +24,10 @@ export const commitSchema = z.object({
   committer: z.string(),
   committer_date: z.string(),
   subject: z.string(),
+  truncated_fields: z
+    .array(z.enum(['subject', 'author', 'author_email', 'committer']))
+    .optional()
+    .describe(`Fields longer than ${MAX_COMMIT_FIELD_CHARS} characters, cut (they end in "…"); git_show has the whole message`),
 });
 
 export const diffFileSchema = z.object({
