@@ -74,6 +74,11 @@ interface Rule {
 interface GenericRule extends Rule {
   /** A rule with one segment matches the name; with more, the relative path. */
   segments: Segment[];
+  /**
+   * The fewest bytes a match takes: a shorter name or path is passed over at once (a hostile
+   * 1 MB rule like `*a*a*a...` cannot match a name of 255 bytes, and trying costs their product).
+   */
+  minLength: number;
 }
 
 const POSIX_CLASSES: Record<string, (c: number) => boolean> = {
@@ -390,9 +395,10 @@ class RuleIndex implements GitignoreRules {
     }
     const paths = this.pathsByFirst.get(slash < 0 ? rel : rel.slice(0, rel.indexOf('/')));
     if (paths || this.pathsAny.length > 0) {
-      const components = utf8Bytes(rel).split('/');
-      best = this.lastPath(paths, components, isDirectory, best);
-      best = this.lastPath(this.pathsAny, components, isDirectory, best);
+      const bytes = utf8Bytes(rel);
+      const components = bytes.split('/');
+      best = this.lastPath(paths, components, bytes.length, isDirectory, best);
+      best = this.lastPath(this.pathsAny, components, bytes.length, isDirectory, best);
     }
     if (best < 0) return undefined;
     return this.negative[best] ? 'unignored' : 'ignored';
@@ -403,17 +409,19 @@ class RuleIndex implements GitignoreRules {
     if (!rules) return best;
     for (let i = rules.length - 1; i >= 0 && rules[i].index > best; i--) {
       const rule = rules[i];
-      if ((isDirectory || !rule.directoryOnly) && matchSegment(rule.segments[0] as Token[], name, this.ignoreCase)) return rule.index;
+      if (name.length < rule.minLength || (rule.directoryOnly && !isDirectory)) continue;
+      if (matchSegment(rule.segments[0] as Token[], name, this.ignoreCase)) return rule.index;
     }
     return best;
   }
 
   /** The same for path rules, against the path's components. */
-  private lastPath(rules: GenericRule[] | undefined, components: string[], isDirectory: boolean, best: number): number {
+  private lastPath(rules: GenericRule[] | undefined, components: string[], length: number, isDirectory: boolean, best: number): number {
     if (!rules) return best;
     for (let i = rules.length - 1; i >= 0 && rules[i].index > best; i--) {
       const rule = rules[i];
-      if ((isDirectory || !rule.directoryOnly) && matchComponents(rule.segments, components, this.ignoreCase)) return rule.index;
+      if (length < rule.minLength || (rule.directoryOnly && !isDirectory)) continue;
+      if (matchComponents(rule.segments, components, this.ignoreCase)) return rule.index;
     }
     return best;
   }
@@ -422,6 +430,15 @@ class RuleIndex implements GitignoreRules {
     if (!found) return best;
     return Math.max(best, isDirectory ? found.any : found.files);
   }
+}
+
+function genericRule(rule: Rule, segments: Segment[]): GenericRule {
+  let minLength = -1; // no slash before the first segment
+  for (const segment of segments) {
+    if (segment === GLOBSTAR) continue;
+    minLength += 1 + (typeof segment === 'string' ? segment.length : segment.filter((t) => t.kind !== STAR).length);
+  }
+  return { index: rule.index, negative: rule.negative, directoryOnly: rule.directoryOnly, segments, minLength: Math.max(0, minLength) };
 }
 
 function pushTo<K>(map: Map<K, GenericRule[]>, key: K, rule: GenericRule): void {
@@ -446,7 +463,7 @@ function fileRule(index: RuleIndex, rule: Rule, { segments, byName }: Compiled):
       const prefix = literalOf(tokens.slice(0, last));
       if (prefix !== undefined) return index.add(index.prefixes, prefix, rule);
     }
-    const generic: GenericRule = { index: rule.index, negative: rule.negative, directoryOnly: rule.directoryOnly, segments };
+    const generic = genericRule(rule, segments);
     const first = tokens[0];
     // Keys are characters of the name as UTF-16; a non-ASCII first byte cannot be one.
     if (first.kind === LITERAL && first.code < 0x80) pushTo(index.namesByFirst, first.code, generic);
@@ -457,7 +474,7 @@ function fileRule(index: RuleIndex, rule: Rule, { segments, byName }: Compiled):
     segment === GLOBSTAR ? undefined : typeof segment === 'string' ? fromUtf8Bytes(segment) : literalOf(segment),
   );
   if (parts.every((part) => part !== undefined)) return index.add(index.paths, parts.join('/'), rule);
-  const generic: GenericRule = { index: rule.index, negative: rule.negative, directoryOnly: rule.directoryOnly, segments };
+  const generic = genericRule(rule, segments);
   if (parts[0] !== undefined) pushTo(index.pathsByFirst, parts[0], generic);
   else index.pathsAny.push(generic);
 }
