@@ -28,7 +28,7 @@ const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [optio
   --ours-template FILE    run this JS file as our template server (default servers/_template/dist/cli.js)
   --out DIR               where latest.json and latest.md go (default test-harness/bench/results)
   --only sqlite           only the SQLite server's figures (1M-row table)
-  --only fs-scaling       only the filesystem scaling rows (ambiguous edit at N and 2N, paging 20k files)
+  --only fs-scaling       only the filesystem scaling rows (ambiguous edit at N and 2N, paging 20k files, a .gitignore's cost)
   --only filesystem       only the filesystem and template rows (no fetch, git or SQLite)
   --help`;
 

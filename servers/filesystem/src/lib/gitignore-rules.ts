@@ -351,6 +351,14 @@ class RuleIndex implements GitignoreRules {
   readonly paths = new Map<string, Best>();
   suffixLengths: number[] = [];
   prefixLengths: number[] = [];
+  /**
+   * The first characters of the suffixes and the last of the prefixes, and the lengths of the
+   * paths: a name is sliced and looked up only where one can be (`file_12.txt` against the
+   * suffixes of the Python template: one lookup, `.txt`, not six).
+   */
+  suffixFirst = new Set<number>();
+  prefixLast = new Set<number>();
+  pathLengths = new Set<number>();
   /** Generic name rules by the first character they require (a char code), and the rest. */
   readonly namesByFirst = new Map<number, GenericRule[]>();
   readonly namesAny: GenericRule[] = [];
@@ -379,13 +387,15 @@ class RuleIndex implements GitignoreRules {
     let best = this.pick(this.names.get(name), isDirectory, -1);
     for (const length of this.suffixLengths) {
       if (length > name.length) break;
+      if (!this.suffixFirst.has(name.charCodeAt(name.length - length))) continue;
       best = this.pick(this.suffixes.get(name.slice(name.length - length)), isDirectory, best);
     }
     for (const length of this.prefixLengths) {
       if (length > name.length) break;
+      if (!this.prefixLast.has(name.charCodeAt(length - 1))) continue;
       best = this.pick(this.prefixes.get(name.slice(0, length)), isDirectory, best);
     }
-    if (this.paths.size > 0) best = this.pick(this.paths.get(rel), isDirectory, best);
+    if (this.pathLengths.has(rel.length)) best = this.pick(this.paths.get(rel), isDirectory, best);
 
     const names = this.namesByFirst.get(name.charCodeAt(0));
     if (names || this.namesAny.length > 0) {
@@ -393,7 +403,7 @@ class RuleIndex implements GitignoreRules {
       best = this.lastName(names, bytes, isDirectory, best);
       best = this.lastName(this.namesAny, bytes, isDirectory, best);
     }
-    const paths = this.pathsByFirst.get(slash < 0 ? rel : rel.slice(0, rel.indexOf('/')));
+    const paths = this.pathsByFirst.size === 0 ? undefined : this.pathsByFirst.get(slash < 0 ? rel : rel.slice(0, rel.indexOf('/')));
     if (paths || this.pathsAny.length > 0) {
       const bytes = utf8Bytes(rel);
       const components = bytes.split('/');
@@ -505,6 +515,9 @@ export function parseGitignoreRules(text: string, options: GitignoreParseOptions
   const ascending = (a: number, b: number) => a - b;
   index.suffixLengths = [...new Set([...index.suffixes.keys()].map((key) => key.length))].sort(ascending);
   index.prefixLengths = [...new Set([...index.prefixes.keys()].map((key) => key.length))].sort(ascending);
+  for (const key of index.suffixes.keys()) index.suffixFirst.add(key.charCodeAt(0));
+  for (const key of index.prefixes.keys()) index.prefixLast.add(key.charCodeAt(key.length - 1));
+  for (const key of index.paths.keys()) index.pathLengths.add(key.length);
   return index;
 }
 

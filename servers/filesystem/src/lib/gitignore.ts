@@ -17,6 +17,8 @@ import { readOwnFileSync } from './read-own-file.js';
 export interface GitignoreLevel {
   /** Absolute directory the rules are relative to. */
   dir: string;
+  /** `dir` ending in a separator: what the paths it speaks about start with. */
+  prefix: string;
   rules: GitignoreRules;
 }
 
@@ -61,7 +63,7 @@ export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = tr
   if ('skipped' in read) options.onSkip?.(file, read.skipped);
   if (!('text' in read)) return stack;
   const rules = parseGitignore(read.text);
-  return rules ? [...stack, { dir, rules }] : stack;
+  return rules ? [...stack, { dir, prefix: dir.endsWith(path.sep) ? dir : dir + path.sep, rules }] : stack;
 }
 
 /**
@@ -90,7 +92,7 @@ export function loadGitignoreChain(dir: string, boundary: string = dir, onSkip?:
 export function isIgnored(stack: GitignoreStack, absolutePath: string, isDirectory: boolean): boolean {
   let ignored = false;
   for (const level of stack) {
-    const rel = relativeTo(level.dir, absolutePath);
+    const rel = relativeTo(level.prefix, absolutePath);
     if (rel === undefined) continue;
     const verdict = level.rules.test(rel, isDirectory);
     if (verdict !== undefined) ignored = verdict === 'ignored';
@@ -98,8 +100,7 @@ export function isIgnored(stack: GitignoreStack, absolutePath: string, isDirecto
   return ignored;
 }
 
-function relativeTo(dir: string, absolutePath: string): string | undefined {
-  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+function relativeTo(prefix: string, absolutePath: string): string | undefined {
   if (!absolutePath.startsWith(prefix)) return undefined;
   const rel = absolutePath.slice(prefix.length);
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
