@@ -14,12 +14,16 @@ import { join } from 'node:path';
 import { figure, type RowInput } from './report.js';
 import { start, type ServerSpec } from './servers.js';
 import { failed, median, sample, type Sample } from './stats.js';
+import { allPages } from './measure-tree.js';
 import { cacheRoot } from './tree.js';
 import { PYTHON_GITIGNORE } from './python-gitignore.js';
 
 const FLAT_FILES = 20_000;
 /** Lines of oldText at N; the file has 2N, each "x\n" (so N = 256k lines is a 1 MB file). */
 const EDIT_N = 256 * 1024;
+
+/** The samples this file takes: each one is marked failed, with the reason, when it cannot be taken. */
+const SAMPLES = ['editN', 'edit2N', 'pageFirst', 'pageLater', 'treeIgnoring', 'treeNotIgnoring'];
 
 export interface FsScaling {
   rows: RowInput[];
@@ -81,7 +85,7 @@ export async function measureFsScaling(options: { filesystem: ServerSpec; runs: 
   const unavailable = filesystem.entry ? undefined : failed(filesystem.missing ?? 'not built');
   const details: Record<string, Sample> = {};
   if (unavailable) {
-    for (const key of ['editN', 'edit2N', 'pageFirst', 'pageLater', 'treeIgnoring', 'treeNotIgnoring']) details[key] = unavailable;
+    for (const key of SAMPLES) details[key] = unavailable;
   } else {
     log('edit_file with an ambiguous oldText at N and 2N; list_directory_with_sizes pages of 20,000 files; directory_tree with a .gitignore...');
     const edit = await ensureEditFiles();
@@ -129,15 +133,14 @@ export async function measureFsScaling(options: { filesystem: ServerSpec; runs: 
 
       // The whole tree, page after page, with and without the .gitignore, in turn.
       const wholeTree = async (respect: boolean) => {
-        let ms = 0;
         let entries = 0;
-        let cursor: string | undefined;
-        do {
-          const reply = await server.callTool('directory_tree', { path: gitignored, respect_gitignore: respect, ...(cursor ? { cursor } : {}) }, 600_000);
-          ms += reply.ms;
-          entries += JSON.stringify(reply.tool.structuredContent ?? {}).split('"type":"file"').length - 1;
-          cursor = reply.tool.structuredContent?.nextCursor as string | undefined;
-        } while (cursor);
+        const { ms } = await allPages(
+          server,
+          'directory_tree',
+          (cursor) => ({ path: gitignored, respect_gitignore: respect, ...(cursor ? { cursor } : {}) }),
+          (result) => result.structuredContent?.nextCursor as string | undefined,
+          (result) => (entries += JSON.stringify(result.structuredContent ?? {}).split('"type":"file"').length - 1),
+        );
         // Nothing here is ignored: both walks list every file (the .gitignore itself is listed too).
         if (entries !== 20 * 20 * 51 + 1) throw new Error(`directory_tree listed ${entries} files, not ${20 * 20 * 51 + 1}`);
         return ms;
@@ -153,7 +156,7 @@ export async function measureFsScaling(options: { filesystem: ServerSpec; runs: 
       details.treeIgnoring = sample(ignoring);
       details.treeNotIgnoring = sample(notIgnoring);
     } catch (error) {
-      for (const key of ['editN', 'edit2N', 'pageFirst', 'pageLater', 'treeIgnoring', 'treeNotIgnoring']) details[key] ??= failed(error);
+      for (const key of SAMPLES) details[key] ??= failed(error);
     } finally {
       await server.close();
     }

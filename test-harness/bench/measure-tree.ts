@@ -44,12 +44,13 @@ function maker(
   return () => serverRunner(c.launch, tool.name, (server) => op(server, c.tools));
 }
 
-/** Calls a tool page by page, following its cursor, and adds up what each page cost. */
-async function allPages(
+/** Calls a tool page by page, following its cursor, and adds up what each page cost; `onPage` sees each answer. */
+export async function allPages(
   server: StdioServer,
   name: string,
   args: (cursor: string | undefined) => Record<string, unknown>,
   nextCursor: (result: ToolCallResult) => string | undefined,
+  onPage?: (result: ToolCallResult) => void,
 ) {
   const total = { ms: 0, pages: 0, totalBytes: 0, largestResponseBytes: 0, items: 0, truncated: false };
   let cursor: string | undefined;
@@ -60,6 +61,7 @@ async function allPages(
     total.totalBytes += reply.bytes;
     total.largestResponseBytes = Math.max(total.largestResponseBytes, reply.bytes);
     total.items += countItems(reply.tool);
+    onPage?.(reply.tool);
     // A server that caps without offering a cursor says so; then the answer is incomplete.
     total.truncated ||= reply.tool.structuredContent?.truncated === true && !nextCursor(reply.tool);
     cursor = nextCursor(reply.tool);

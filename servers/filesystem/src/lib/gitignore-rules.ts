@@ -25,8 +25,6 @@ export type GitignoreVerdict = 'ignored' | 'unignored' | undefined;
 export interface GitignoreRules {
   /** `relativePath` uses `/` and is relative to the .gitignore's directory. */
   test(relativePath: string, isDirectory: boolean): GitignoreVerdict;
-  /** How many rules the file holds. */
-  readonly size: number;
 }
 
 export interface GitignoreParseOptions {
@@ -369,6 +367,7 @@ class RuleIndex implements GitignoreRules {
 
   constructor(readonly ignoreCase: boolean) {}
 
+  /** How many rules the file holds. */
   get size(): number {
     return this.negative.length;
   }
