@@ -258,6 +258,59 @@ describe('added tools', () => {
     expect(await refusal(s, 'git_file_at_ref', { repo_path: repo.root, path: '../etc/passwd' })).toMatch(/leaves the repository/);
   });
 
+  it('git_file_at_ref reaches any part of a file larger than it reads whole, byte for byte', async () => {
+    // 8x the 4 KiB limit is read whole; this file is about 200 KB: streamed, stopped once the part is read.
+    const lines = Array.from({ length: 4000 }, (_, i) => (i % 997 === 0 ? '😀'.repeat(3000) : `line ${i + 1} ${'é'.repeat(i % 11)}`));
+    const text = lines.join('\n') + '\n';
+    await writeFile(repo.path('big.txt'), text);
+    await repo.git('add', 'big.txt');
+    await repo.git('commit', '-q', '-m', 'big');
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    try {
+      // A line near the end (before: '' and truncated, for any line past the first 32 KB).
+      const deep = await small.ok('git_file_at_ref', { repo_path: repo.root, path: 'big.txt', start_line: 3990, end_line: 3991 });
+      expect(deep).toMatchObject({ content: `${lines[3989]}\n${lines[3990]}`, truncated: false, size: Buffer.byteLength(text) });
+      expect(deep).not.toHaveProperty('total_lines');
+      expect(await refusal(small, 'git_file_at_ref', { repo_path: repo.root, path: 'big.txt', start_line: 4001 })).toMatch(/start_line 4001 is past the end of big.txt, which has 4000 lines/);
+      // Paged by next_byte from the start: the pieces are the file, none splits a character.
+      const pieces: string[] = [];
+      let start_byte: number | undefined;
+      for (let calls = 0; calls < 200; calls++) {
+        const out = await small.ok('git_file_at_ref', { repo_path: repo.root, path: 'big.txt', ...(start_byte === undefined ? {} : { start_byte }) });
+        expect(out.content).not.toContain('\uFFFD');
+        pieces.push(out.content);
+        if (!out.truncated) break;
+        start_byte = out.next_byte;
+      }
+      expect(pieces.join('')).toBe(text);
+      // A line longer than the limit (12 KB of 4-byte characters) is read on by byte.
+      const long = await small.call('git_file_at_ref', { repo_path: repo.root, path: 'big.txt', start_line: 998 });
+      expect(long.structuredContent).toMatchObject({ truncated: true, next_byte: Buffer.byteLength(lines.slice(0, 997).join('\n') + '\n') + 4096 });
+      expect(long.structuredContent).not.toHaveProperty('next_line');
+      expect(textOf(long)).toMatch(/\[truncated: read on with start_byte \d+\]$/);
+      const after = await small.ok('git_file_at_ref', { repo_path: repo.root, path: 'big.txt', start_line: 999, end_line: 1000 });
+      expect(after.content).toBe(`${lines[998]}\n${lines[999]}`);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a diff cut at the limit ends on a whole character', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    try {
+      // Four offsets of the cut against the 4-byte characters: three of them split one when cut at 4096 bytes.
+      for (let pad = 0; pad < 4; pad++) {
+        await writeFile(repo.path('src/a.txt'), 'a'.repeat(pad) + '😀'.repeat(2000) + '\n');
+        const out = await small.ok('git_diff_unstaged', { repo_path: repo.root });
+        expect(out.truncated).toBe(true);
+        expect(out.diff).not.toContain('\uFFFD');
+        expect(Buffer.byteLength(out.diff)).toBeGreaterThan(4092);
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
   it('git_tag lists and git_create_tag creates', async () => {
     await s.ok('git_create_tag', { repo_path: repo.root, tag_name: 'v2.0', message: 'release two' });
     const out = await s.ok('git_tag', { repo_path: repo.root });

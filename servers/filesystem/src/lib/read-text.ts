@@ -3,6 +3,7 @@ import type { ReadableFile } from './descriptor.js';
 import { FsError, toFsError } from './errors.js';
 import { formatSize } from './format-size.js';
 import { openRegularDescriptor } from './open-checked.js';
+import { characterBoundary, characterLength } from '@mcp-reference/shared/core';
 
 /**
  * Reading UTF-8 text files in bounded time and memory.
@@ -327,22 +328,6 @@ async function findLineStart(handle: ReadableFile, line: number, file: string, o
   }
   const linesInFile = newlines + (position > 0 && lastByte !== NEWLINE ? 1 : 0);
   throw new FsError('OUT_OF_RANGE', `start_line ${line} is past the end of ${file}, which has ${linesInFile} line${linesInFile === 1 ? '' : 's'}.`);
-}
-
-/** Bytes of the UTF-8 character whose first byte is `lead` (1 for anything that is not a lead byte). */
-function characterLength(lead: number): number {
-  return lead >= 0xf0 && lead <= 0xf7 ? 4 : lead >= 0xe0 ? (lead <= 0xef ? 3 : 1) : lead >= 0xc0 ? 2 : 1;
-}
-
-/** The largest offset <= `limit` that does not split a UTF-8 character of `bytes`. */
-function characterBoundary(bytes: Buffer, limit: number): number {
-  // Back over at most 3 continuation bytes to the lead byte; cut before it unless its character fits.
-  for (let back = 0; back < 4 && limit - back > 0; back++) {
-    const at = limit - back;
-    const byte = bytes[at];
-    if ((byte & 0xc0) !== 0x80) return at;
-  }
-  return limit;
 }
 
 /** Refuses a start_byte inside a multi-byte character (its text would not decode). */

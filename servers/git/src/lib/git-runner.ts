@@ -1,7 +1,7 @@
 import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 import { watchSpawnErrors } from './spawn-error-watch.js';
-import { childProcess } from '@mcp-reference/shared/core';
+import { characterBoundary, childProcess } from '@mcp-reference/shared/core';
 
 /*
  * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
@@ -146,6 +146,11 @@ export interface RunOptions {
   okCodes?: readonly number[];
   /** Called with each stdout chunk (progress reporting). */
   onData?: (bytes: number) => void;
+  /**
+   * Reads stdout a chunk at a time instead of keeping it (the result's stdout is empty):
+   * returning true stops git there, as `maxBytes` does. Implies a plain spawn (`direct`).
+   */
+  onChunk?: (chunk: Buffer) => boolean;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
   /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
@@ -224,7 +229,7 @@ type Stop = 'cancelled' | 'timeout' | 'enough';
  */
 export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.signal?.aborted) throw new GitError('The call was cancelled.');
-  if (options.direct) return runSpawned(repo, args, options);
+  if (options.direct || options.onChunk) return runSpawned(repo, args, options);
   const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
   // Node refuses these before it creates a child (spawn-error-watch.ts relies on a child per spawn).
   if (argv.some((arg) => arg.includes('\0'))) throw new GitError('An argument holds a NUL character, which git cannot take. Remove it and call again.');
@@ -301,7 +306,10 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
   const truncated = stoppedFor === 'enough';
   // A negative code is Node's: git could not be started at all (ENOENT, EACCES).
   if (!truncated && code !== null && code < 0) throw new GitError(`Could not run git: ${stderr.split('\n')[0].replace(/^Error: /, '')}. Is git installed and on PATH?`);
-  const result = { stdout: truncated ? stdout.subarray(0, options.maxBytes) : stdout, stderr, code: code ?? -1, truncated };
+  // Cut where no UTF-8 character is split (the bytes read go past the limit, so the byte after
+  // the cut is known): a diff or a message cut there decodes without a replacement character.
+  const cut = truncated && options.maxBytes !== undefined ? stdout.subarray(0, characterBoundary(stdout, options.maxBytes)) : stdout;
+  const result = { stdout: cut, stderr, code: code ?? -1, truncated };
   if (truncated || code === 0 || options.okCodes?.includes(code ?? -1)) return result;
   // Some failures are told on stdout, in the last line after a status listing ("nothing to commit, working tree clean").
   const lastLine = stdout.subarray(-4_096).toString('utf8').trim().split('\n').pop() ?? '';
@@ -341,14 +349,14 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       if (stoppedFor) return;
-      const max = options.maxBytes ?? Infinity;
-      if (bytes + chunk.length > max) {
-        chunks.push(chunk.subarray(0, max - bytes));
-        bytes = max;
-        return kill('enough');
+      if (options.onChunk) {
+        if (options.onChunk(chunk)) kill('enough');
+        return;
       }
+      // The whole chunk is kept: judge() cuts it at the limit, where no character is split.
       chunks.push(chunk);
       bytes += chunk.length;
+      if (bytes > (options.maxBytes ?? Infinity)) return kill('enough');
       options.onData?.(bytes);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {

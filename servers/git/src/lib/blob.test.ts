@@ -1,0 +1,115 @@
+import { describe, it, expect } from 'vitest';
+import { BlobSlicer, type BlobRange } from './blob.js';
+
+/**
+ * Feeds `blob` to a slicer in chunks of `chunk` bytes, as a pipe would, and returns its answer;
+ * in one chunk, as readBlob does with a blob it has whole (and counts itself).
+ */
+function slice(blob: Buffer, range: BlobRange, chunk = blob.length || 1) {
+  const slicer = new BlobSlicer(range, 'f.txt');
+  if (chunk >= blob.length) {
+    slicer.push(blob);
+    return slicer.finish(blob.length === 0 ? 0 : blob.toString('latin1').split('\n').length - (blob[blob.length - 1] === 0x0a ? 1 : 0));
+  }
+  let stopped = false;
+  for (let at = 0; at < blob.length && !stopped; at += chunk) stopped = slicer.push(blob.subarray(at, at + chunk));
+  return slicer.finish(stopped ? undefined : slicer.linesSeen);
+}
+
+// Long lines of 1-, 2-, 3- and 4-byte characters, short lines, an empty line, no final newline.
+const TEXT = [
+  'short',
+  'é'.repeat(3000),
+  '',
+  '€'.repeat(2500),
+  '😀'.repeat(1500) + 'x',
+  ...Array.from({ length: 300 }, (_, i) => `line ${i} ${'ü'.repeat(i % 7)}`),
+  'a'.repeat(9000),
+  'end',
+].join('\n');
+const BLOB = Buffer.from(TEXT);
+
+describe('BlobSlicer', () => {
+  for (const chunk of [BLOB.length, 65536, 4093, 7, 1]) {
+    it(`pages through a file byte for byte with next_byte and next_line (chunks of ${chunk})`, () => {
+      for (const maxBytes of [4096, 5000, 1 << 20]) {
+        // By byte: the pieces put together are the file, and no piece holds a replacement character.
+        const pieces: string[] = [];
+        let start_byte: number | undefined;
+        for (let calls = 0; ; calls++) {
+          expect(calls).toBeLessThan(100);
+          const out = slice(BLOB, { maxBytes, start_byte }, chunk);
+          expect(Buffer.byteLength(out.content)).toBeLessThanOrEqual(maxBytes);
+          expect(out.content).not.toContain('\uFFFD');
+          pieces.push(out.content);
+          if (!out.truncated) break;
+          expect(out.next_byte).toBe((start_byte ?? 0) + Buffer.byteLength(out.content));
+          start_byte = out.next_byte;
+        }
+        expect(pieces.join('')).toBe(TEXT);
+        // By line where the cut fell at a line end, by byte where a line was longer than the limit.
+        const parts: string[] = [];
+        let next: BlobRange = { maxBytes };
+        for (let calls = 0; ; calls++) {
+          expect(calls).toBeLessThan(100);
+          const out = slice(BLOB, next, chunk);
+          expect(out.content).not.toContain('\uFFFD');
+          parts.push(out.content);
+          if (!out.truncated) break;
+          next = out.next_line !== undefined ? { maxBytes, start_line: out.next_line } : { maxBytes, start_byte: out.next_byte };
+        }
+        // A line range drops the '\n' after its last line: put back what the answers left out.
+        let rebuilt = '';
+        let position = 0;
+        for (const part of parts) {
+          rebuilt += part;
+          position += Buffer.byteLength(part);
+          if (position < BLOB.length && BLOB[position] === 0x0a && !part.endsWith('\n')) {
+            rebuilt += '\n';
+            position++;
+          }
+        }
+        expect(rebuilt).toBe(TEXT);
+      }
+    });
+  }
+
+  it('returns a line range, counts the file, and stops reading at end_line', () => {
+    const lines = TEXT.split('\n');
+    const out = slice(BLOB, { maxBytes: 1 << 20, start_line: 7, end_line: 9 });
+    expect(out.content).toBe(lines.slice(6, 9).join('\n'));
+    expect(out.total_lines).toBe(lines.length);
+    expect(out.truncated).toBe(false);
+    // Streamed and stopped at end_line, the file's length is not known.
+    const streamed = slice(BLOB, { maxBytes: 1 << 20, start_line: 7, end_line: 9 }, 4096);
+    expect(streamed).toMatchObject({ content: out.content, truncated: false });
+    expect(streamed).not.toHaveProperty('total_lines');
+    // Fed a byte at a time, it says "enough" at the end of line 9, long before the end.
+    const slicer = new BlobSlicer({ maxBytes: 1 << 20, start_line: 7, end_line: 9 }, 'f.txt');
+    let fed = 0;
+    while (!slicer.push(BLOB.subarray(fed, fed + 1))) fed++;
+    expect(fed + 1).toBe(Buffer.byteLength(lines.slice(0, 9).join('\n') + '\n'));
+    expect(slicer.finish(undefined)).toMatchObject({ content: lines.slice(6, 9).join('\n'), truncated: false });
+  });
+
+  it('refuses a start_line past the end and a start_byte inside a character, and knows binary', () => {
+    expect(() => slice(Buffer.from('a\nb\n'), { maxBytes: 4096, start_line: 3 })).toThrow(/start_line 3 is past the end of f.txt, which has 2 lines/);
+    expect(() => slice(Buffer.from('a\nb'), { maxBytes: 4096, start_line: 3 })).toThrow(/which has 2 lines/);
+    expect(slice(Buffer.from('a\nb'), { maxBytes: 4096, start_line: 2 })).toMatchObject({ content: 'b', total_lines: 2 });
+    expect(slice(Buffer.from(''), { maxBytes: 4096 })).toMatchObject({ content: '', total_lines: 0, truncated: false });
+    for (const chunk of [1, 2, 100]) {
+      expect(() => slice(Buffer.from('aé'), { maxBytes: 4096, start_byte: 2 }, chunk)).toThrow(/start_byte 2 falls inside a multi-byte character of f.txt/);
+    }
+    expect(slice(Buffer.from('aé'), { maxBytes: 4096, start_byte: 1 })).toMatchObject({ content: 'é' });
+    expect(slice(Buffer.from('aé'), { maxBytes: 4096, start_byte: 3 })).toMatchObject({ content: '', truncated: false });
+    expect(slice(Buffer.concat([Buffer.from('text'), Buffer.alloc(1), Buffer.from('more')]), { maxBytes: 4096 }, 2)).toMatchObject({ binary: true, content: '' });
+  });
+
+  it('holds no more than the limit and a chunk, whatever the part asked for', () => {
+    // 64 MB of lines, the last one asked for: the slicer keeps nothing before it.
+    const line = Buffer.from('x'.repeat(1023) + '\n');
+    const slicer = new BlobSlicer({ maxBytes: 4096, start_line: 65_536 }, 'f.txt');
+    for (let i = 0; i < 65_536; i++) slicer.push(line);
+    expect(slicer.finish(slicer.linesSeen)).toMatchObject({ content: 'x'.repeat(1023), total_lines: 65_536, truncated: false });
+  });
+});
