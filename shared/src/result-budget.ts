@@ -1,3 +1,4 @@
+import { codePointBoundary } from './character-boundary.js';
 import { RawJson } from './raw-json.js';
 import type { ToolResult } from './types.js';
 
@@ -221,7 +222,7 @@ export function boundedJson(value: unknown, maxChars: number): string {
   const write = (item: unknown, indent: string): void => {
     if (full()) return;
     if (item === null || typeof item !== 'object') {
-      const text = JSON.stringify(typeof item === 'string' && item.length > maxChars ? `${item.slice(0, maxChars)}…` : item) ?? 'null';
+      const text = JSON.stringify(typeof item === 'string' && item.length > maxChars ? `${item.slice(0, codePointBoundary(item, maxChars))}…` : item) ?? 'null';
       push(text);
       return;
     }
@@ -247,5 +248,6 @@ export function boundedJson(value: unknown, maxChars: number): string {
   };
   write(value, '');
   const text = parts.join('');
-  return `${text.slice(0, maxChars)}\n… [cut at ${maxChars} characters; the whole result is in structuredContent]`;
+  const end = codePointBoundary(text, maxChars);
+  return `${text.slice(0, end)}\n… [cut at ${end} characters; the whole result is in structuredContent]`;
 }

@@ -8,6 +8,9 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/** Characters above U+FFFF (two UTF-16 units each) after one of one unit: cuts fall between halves. */
+const EMOJI_PAGE = 'a' + '😀𝄞'.repeat(3000);
+
 describe('fetch tool', () => {
   let site: HttpFixture;
   let session: Session;
@@ -19,6 +22,8 @@ describe('fetch tool', () => {
         if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { etag: '"v1"' }).end();
         res.writeHead(200, { 'content-type': 'text/html', etag: '"v1"' }).end(articlePage('Long Read', sentences(300)));
       },
+      '/emoji.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(EMOJI_PAGE),
+      '/emoji-long.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('a' + '😀'.repeat(60_000)),
       '/data.json': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": [1, 2, 3]}'),
       '/notes.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain <b>text</b> stays'),
       '/pixel.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
@@ -85,6 +90,38 @@ describe('fetch tool', () => {
     expect(site.requests.filter((r) => r === 'GET /long')).toHaveLength(1);
     const past = await session.call('fetch', { url, start_index: 10_000_000 });
     expect(past.content[0].text).toContain('No more content available');
+  });
+
+  it('never cuts a piece between the two halves of a character, and the pieces are the page', async () => {
+    const url = `${site.origin}/emoji.txt`;
+    for (const max_length of [1, 2, 999, 1000]) {
+      let whole = '';
+      let next: number | null = 0;
+      for (let calls = 0; next !== null; calls++) {
+        expect(calls).toBeLessThan(7000);
+        const piece: Record<string, unknown> = await session.ok<Record<string, unknown>>('fetch', { url, max_length, start_index: next });
+        const content = String(piece.content);
+        expect(content.isWellFormed()).toBe(true);
+        expect(content.length).toBeGreaterThan(0);
+        whole += content;
+        next = piece.next_start_index as number | null;
+        if (max_length < 999 && calls === 3) {
+          // Enough of the small pieces: the rest in one.
+          const rest: Record<string, unknown> = await session.ok<Record<string, unknown>>('fetch', { url, max_length: 100_000, start_index: next });
+          whole += String(rest.content);
+          next = null;
+        }
+      }
+      expect(whole).toBe(EMOJI_PAGE);
+    }
+    // A start_index between the halves of a character starts at the character.
+    const inside = await session.ok<Record<string, unknown>>('fetch', { url, max_length: 10, start_index: 2 });
+    expect(inside).toMatchObject({ start_index: 1, content: '😀𝄞😀𝄞😀', next_start_index: 11 });
+    // The prompt cuts a long page at 100,000 units, here between two halves: it cuts one before and says so.
+    const prompt = await session.client.getPrompt({ name: 'fetch', arguments: { url: `${site.origin}/emoji-long.txt` } });
+    const text = (prompt.messages[0].content as { text: string }).text;
+    expect(text.isWellFormed()).toBe(true);
+    expect(text).toContain('use the fetch tool with start_index 99999 for the rest');
   });
 
   it('revalidates a cached page with If-None-Match when read from the start again', async () => {

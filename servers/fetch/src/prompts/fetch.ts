@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userMessage } from '@mcp-reference/shared';
+import { codePointBoundary } from '@mcp-reference/shared/core';
 import { definePrompt } from '../context.js';
 
 /** What a prompt embeds at most; the fetch tool reads the rest. */
@@ -17,8 +18,10 @@ export const fetchPrompt = definePrompt({
     const page = await ctx.pages.get(url, { manual: true, signal: ctx.signal });
     const content = page.image ? `(an image, ${page.image.mimeType})` : page.content;
     const cut = content.length > PROMPT_MAX_CHARS;
-    const text = `Contents of ${url}:\n${cut ? content.slice(0, PROMPT_MAX_CHARS) : content}${
-      cut ? `\n\n(The page continues; use the fetch tool with start_index ${PROMPT_MAX_CHARS} for the rest.)` : ''
+    // Never between the two halves of a character above U+FFFF (an emoji): both pieces decode.
+    const end = codePointBoundary(content, PROMPT_MAX_CHARS);
+    const text = `Contents of ${url}:\n${cut ? content.slice(0, end) : content}${
+      cut ? `\n\n(The page continues; use the fetch tool with start_index ${end} for the rest.)` : ''
     }`;
     return { description: page.title ? `Contents of ${page.title}` : `Contents of ${url}`, messages: [userMessage(text)] };
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codePointBoundary } from '@mcp-reference/shared/core';
 import { defineTool } from '../context.js';
 import { pageUri } from '../page-uri.js';
 import type { Page } from '../lib/page-service.js';
@@ -44,11 +45,19 @@ export const pageOutput = z.object({
 
 export type PageOutput = z.output<typeof pageOutput>;
 
-/** `max_length` characters of a page from `start`, with where to continue. */
+/**
+ * `max_length` characters of a page from `start`, with where to continue. A piece never
+ * starts or ends between the two halves of a character above U+FFFF (an emoji, a CJK
+ * extension): each piece decodes, and the pieces put together are the page.
+ */
 export function pageWindow(url: string, page: Page, start: number, maxLength: number): PageOutput {
-  const content = page.content.slice(start, start + maxLength);
-  const end = start + content.length;
-  const more = end < page.content.length;
+  const text = page.content;
+  const from = codePointBoundary(text, start);
+  let end = codePointBoundary(text, Math.min(from + maxLength, text.length));
+  // max_length 1 at such a character: the whole character, so that reading on moves on.
+  if (end === from && from < text.length) end = Math.min(text.length, from + 2);
+  const content = text.slice(from, end);
+  const more = end < text.length;
   return {
     url,
     final_url: page.finalUrl,
@@ -56,7 +65,7 @@ export function pageWindow(url: string, page: Page, start: number, maxLength: nu
     content_type: page.contentType,
     title: page.title,
     content,
-    start_index: start,
+    start_index: from,
     next_start_index: more ? end : null,
     total_length: page.content.length,
     truncated: more || page.bodyTruncated,

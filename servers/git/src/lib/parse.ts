@@ -1,4 +1,5 @@
 // Parsers for git's machine-readable outputs. No MCP here.
+import { codePointBoundary } from '@mcp-reference/shared/core';
 
 export interface Commit {
   commit: string;
@@ -55,10 +56,7 @@ export function parseLog(text: string): Commit[] {
 
 /** The first `max` UTF-16 units of `text` at most, ending in "…", never half a surrogate pair. */
 function cutText(text: string, max: number): string {
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}\u2026`;
+  return `${text.slice(0, codePointBoundary(text, max - 1))}\u2026`;
 }
 
 export interface StatusFile {

@@ -1,5 +1,6 @@
-// Cutting UTF-8 bytes without splitting a character: a cut answer must decode, and the
-// offset it names to read on from must start a character.
+// Cutting text without splitting a character: a cut answer must decode, and the offset it
+// names to read on from must start a character. Bytes of UTF-8 (files, git output) and
+// units of UTF-16 (JavaScript strings: a character above U+FFFF is a surrogate pair).
 
 /** Bytes of the UTF-8 character whose first byte is `lead` (1 for anything that is not a lead byte). */
 export function characterLength(lead: number): number {
@@ -19,4 +20,12 @@ export function characterBoundary(bytes: Uint8Array, limit: number): number {
     if ((byte & 0xc0) !== 0x80) return at;
   }
   return limit;
+}
+
+/** `index` in `text`, or one unit less when it falls between the two halves of a surrogate pair. */
+export function codePointBoundary(text: string, index: number): number {
+  if (index <= 0 || index >= text.length) return index;
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff ? index - 1 : index;
 }

@@ -1,0 +1,33 @@
+import { describe, it, expect } from 'vitest';
+import { characterBoundary, codePointBoundary } from './character-boundary.js';
+import { boundedJson } from './result-budget.js';
+
+describe('character boundaries', () => {
+  it('cuts UTF-8 bytes before a character that would not fit, at every offset', () => {
+    const bytes = Buffer.from('aé€😀'.repeat(50));
+    for (let limit = 0; limit <= bytes.length; limit++) {
+      const end = characterBoundary(bytes, limit);
+      expect(end).toBeLessThanOrEqual(limit);
+      expect(limit - end).toBeLessThan(4);
+      expect(bytes.subarray(0, end).toString('utf8')).not.toContain('\uFFFD');
+      expect(bytes.subarray(end).toString('utf8')).not.toContain('\uFFFD');
+    }
+  });
+
+  it('never splits a surrogate pair of a string, at every index', () => {
+    const text = 'a😀é𝄞'.repeat(50);
+    for (let index = 0; index <= text.length; index++) {
+      const end = codePointBoundary(text, index);
+      expect(index - end).toBeLessThanOrEqual(1);
+      expect(text.slice(0, end).isWellFormed()).toBe(true);
+      expect(text.slice(end).isWellFormed()).toBe(true);
+    }
+  });
+
+  it('keeps the cut previews of boundedJson well formed', () => {
+    for (let pad = 0; pad < 2; pad++) {
+      const value = { text: 'x'.repeat(pad) + '😀'.repeat(100_000), rows: Array.from({ length: 2000 }, () => 'a' + '😀'.repeat(pad + 7)) };
+      for (const maxChars of [1001, 4096, 65_537]) expect(boundedJson(value, maxChars).isWellFormed()).toBe(true);
+    }
+  });
+});
