@@ -63,6 +63,11 @@ export function textOf(result: ToolResult): string {
     .join('\n');
 }
 
+/** Whether `text` is valid Unicode: no half of a surrogate pair alone (String.isWellFormed, before ES2024's lib). */
+export function isWellFormedText(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
 /** The URIs of a result's resource links. */
 export function linksOf(result: ToolResult): string[] {
   return result.content.filter((block) => block.type === 'resource_link').map((block) => block.uri!);
