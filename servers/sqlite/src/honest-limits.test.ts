@@ -4,7 +4,7 @@
 import { rename, rm, copyFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectInMemory, makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
+import { connectInMemory, isWellFormedText, makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
 import { open, shopDb, textOf, type QueryOut, type Session } from './test-support.js';
 
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
@@ -65,6 +65,40 @@ describe('cells over 64 KiB', () => {
       const walk = (await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: 'SELECT id, body FROM doc ORDER BY id LIMIT 2' }));
       expect(walk.cells_cut).toEqual([{ row: 1, column: 'body', length: 200003 }]);
       expect(String(walk.rows[1][1])).toMatch(/^a{65536}… \[truncated: 200003 characters in all\]$/);
+    } finally {
+      await s.close();
+      await db.cleanup();
+    }
+  });
+});
+
+describe('cells over 64 KiB of characters above U+FFFF', () => {
+  it('are cut after 65,536 characters as SQL counts them, so that substr() reads on exactly there', async () => {
+    // 'a', 100,000 emoji (two UTF-16 units each, one character to SQLite), 'END'.
+    const db = await makeSqliteDb(`CREATE TABLE doc (id INTEGER PRIMARY KEY, body TEXT);
+      INSERT INTO doc VALUES (1, 'a' || replace(printf('%.*c', 100000, 'x'), 'x', '😀') || 'END');`);
+    const whole = 'a' + '😀'.repeat(100_000) + 'END';
+    const s = await open({ dbPath: db.file });
+    try {
+      for (const query of ['SELECT body FROM doc', 'SELECT body FROM doc LIMIT 1']) {
+        const out = await s.ok<QueryOut & { cells_cut?: Array<{ length: number }> }>('read_query', { query });
+        expect(out.cells_cut).toEqual([{ row: 0, column: 'body', length: 100_004 }]);
+        const cut = String(out.rows[0][0]);
+        expect(isWellFormedText(cut)).toBe(true);
+        const kept = cut.slice(0, cut.indexOf('… [truncated: 100004 characters in all]'));
+        expect([...kept]).toHaveLength(65_536);
+        // Reading on as the answer says gives the rest, nothing skipped or repeated.
+        let rebuilt = kept;
+        for (let start = 65_537; start <= 100_004; start += 65_536) {
+          rebuilt += String((await s.ok<QueryOut>('read_query', { query: `SELECT substr(body, ${start}, 65536) FROM doc` })).rows[0][0]);
+        }
+        expect(rebuilt).toBe(whole);
+      }
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT length(body) FROM doc' })).rows[0][0]).toBe(100_004);
+      // 40,000 emoji are 80,000 units but 40,000 characters: not cut.
+      const fits = await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: "SELECT replace(printf('%.*c', 40000, 'x'), 'x', '😀')" });
+      expect(fits.cells_cut).toBeUndefined();
+      expect(fits.rows[0][0]).toBe('😀'.repeat(40_000));
     } finally {
       await s.close();
       await db.cleanup();

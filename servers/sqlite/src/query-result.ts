@@ -4,7 +4,7 @@
 // statement open, so the next page continues where this one stopped (no OFFSET re-run).
 import { z } from 'zod';
 import type { BaseContext, ToolContext, ToolResult } from '@mcp-reference/shared';
-import { RawJson } from '@mcp-reference/shared/core';
+import { codePointBoundary, RawJson } from '@mcp-reference/shared/core';
 import type { EngineSlot } from './lib/engine.js';
 import { renderTable } from './lib/render-table.js';
 import { tableUri } from './lib/uris.js';
@@ -63,7 +63,9 @@ function restOf(column: string, length: number): string {
 /** A cell as the text table shows it: long ones shortened there (structuredContent has them). */
 const TEXT_CELL = 200;
 function previewCell(value: unknown): unknown {
-  return typeof value === 'string' && value.length > TEXT_CELL ? `${value.slice(0, TEXT_CELL)}… (${value.length.toLocaleString('en')} characters in structuredContent)` : value;
+  return typeof value === 'string' && value.length > TEXT_CELL
+    ? `${value.slice(0, codePointBoundary(value, TEXT_CELL))}… (${value.length.toLocaleString('en')} characters in structuredContent)`
+    : value;
 }
 
 /**

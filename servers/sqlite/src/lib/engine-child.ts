@@ -281,12 +281,33 @@ export interface PageLimits {
   cellBytes: number;
 }
 
+/**
+ * A text cut after `max` characters as SQLite counts them (code points: its length() and
+ * substr() do; a JavaScript string counts a character above U+FFFF as two units), so that
+ * `substr(column, max + 1, ...)` reads on exactly where the cut ended and no surrogate pair
+ * is split; undefined when the text has at most `max` characters. Counting the whole text is
+ * one pass over a string that is in memory already.
+ */
+export function cutText(value: string, max: number): { text: string; length: number } | undefined {
+  if (value.length <= max) return undefined;
+  const pairAt = (i: number) => {
+    const unit = value.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) return false;
+    const next = value.charCodeAt(i + 1);
+    return next >= 0xdc00 && next <= 0xdfff;
+  };
+  let end = 0;
+  for (let n = 0; n < max && end < value.length; n++) end += pairAt(end) ? 2 : 1;
+  if (end >= value.length) return undefined;
+  let length = max;
+  for (let i = end; i < value.length; i++, length++) if (pairAt(i)) i++;
+  return { text: `${value.slice(0, end)}… [truncated: ${length} characters in all]`, length };
+}
+
 /** A cell as JSON: integers beyond 2^53 become strings, blobs become x'hex' text, long values are cut with a marker. */
 export function jsonCell(value: unknown, cellBytes: number): unknown {
   if (typeof value === 'bigint') return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value.toString();
-  if (typeof value === 'string') {
-    return value.length > cellBytes ? `${value.slice(0, cellBytes)}… [truncated: ${value.length} characters in all]` : value;
-  }
+  if (typeof value === 'string') return cutText(value, cellBytes)?.text ?? value;
   if (value instanceof Uint8Array) {
     const kept = Buffer.from(value.subarray(0, Math.floor(cellBytes / 2))).toString('hex');
     return value.length * 2 > cellBytes ? `x'${kept}…' [truncated: ${value.length} bytes in all]` : `x'${kept}'`;
@@ -357,8 +378,11 @@ export function fillPage(iterator: Iterator<unknown[]>, page: PageFill, limits: 
         switch (typeof value) {
           case 'string':
             if (value.length > cellBytes) {
-              cuts.push([taken, column, value.length]);
-              row[column] = jsonCell(value, cellBytes);
+              const cut = cutText(value, cellBytes);
+              if (cut) {
+                cuts.push([taken, column, cut.length]);
+                row[column] = cut.text;
+              }
             }
             bytes += cellSize(row[column]);
             break;
@@ -912,6 +936,7 @@ export const CHILD_FUNCTIONS = [
   refusal,
   addonError,
   inspectStatement,
+  cutText,
   jsonCell,
   cellSize,
   fillPage,
