@@ -161,6 +161,20 @@ describe('official tools', () => {
     const shown: any = await s.ok('git_show', { repo_path: repo.root, revision: cut.commit });
     expect(shown).toMatchObject({ message_truncated: true, truncated: false, files: [{ path: 'big.txt' }] });
     expect(shown.message).toBe('s'.repeat(1024 * 1024));
+    // git_blame names that subject on every line the commit touched: cut there too (before: "16.0 MB, over the 8.0 MB").
+    const blame: any = await s.ok('git_blame', { repo_path: repo.root, file: 'big.txt' });
+    expect(blame.lines).toMatchObject([{ line: 1, commit: cut.commit, summary: `${'s'.repeat(4095)}…`, truncated_fields: ['summary'], text: 'big' }]);
+  }, 60_000);
+
+  it('git_blame cuts a line of megabytes (a minified file) and says so', async () => {
+    await writeFile(repo.path('min.js'), `short\n${'x'.repeat(10 * 1024 * 1024)}\n`);
+    await repo.git('add', 'min.js');
+    await repo.git('commit', '-q', '-m', 'minified');
+    const blame: any = await s.ok('git_blame', { repo_path: repo.root, file: 'min.js' });
+    expect(blame.lines.map((l: any) => [l.line, l.text.length, l.truncated_fields])).toEqual([
+      [1, 5, undefined],
+      [2, 4096, ['text']],
+    ]);
   }, 60_000);
 
   it('git_log filters by path, author and dates', async () => {
@@ -247,6 +261,22 @@ describe('added tools', () => {
     const capped = await s.ok('git_grep', { repo_path: repo.root, pattern: 'a', max_results: 1 });
     expect(capped.matches).toHaveLength(1);
     expect(capped.truncated).toBe(true);
+  });
+
+  it('git_grep finds a match in a line of megabytes (a minified bundle) and gives the kilobyte around it', async () => {
+    // 6.4 MB on one line, the match in its middle; before, the 1 MB output cap dropped the cut row: no match, "raise max_results".
+    await writeFile(repo.path('bundle.min.js'), `${'var a=1;'.repeat(400_000)}needle();${'var b=2;'.repeat(400_000)}\n`);
+    await writeFile(repo.path('small.js'), 'one\nneedle here\n');
+    await repo.git('add', 'bundle.min.js', 'small.js');
+    await repo.git('commit', '-q', '-m', 'bundle');
+    for (const args of [{}, { ref: 'HEAD' }]) {
+      const out = await s.ok('git_grep', { repo_path: repo.root, pattern: 'needle', ...args });
+      expect(out.truncated).toBe(false);
+      expect(out.matches.map((m: any) => [m.path, m.line])).toEqual([['bundle.min.js', 1], ['small.js', 2]]);
+      expect(out.matches[0].text).toMatch(/^…(var a=1;){32}needle\(\);(var b=2;)+[var b=2;]*…$/);
+      expect(out.matches[0].text.length).toBeLessThan(1100);
+      expect(out.matches[1].text).toBe('needle here');
+    }
   });
 
   it('git_file_at_ref reads a file at any ref with line ranges', async () => {

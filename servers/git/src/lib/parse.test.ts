@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { MAX_COMMIT_FIELD_CHARS, parseBlame, parseDiff, parseGrepLine, parseLog, parseStatus } from './parse.js';
+import { MAX_COMMIT_FIELD_CHARS, parseBlame, parseDiff, parseLog, parseStatus } from './parse.js';
 
 describe('parseStatus (porcelain v2, -z)', () => {
   it('reads the branch header, ordinary, renamed, unmerged and untracked entries', () => {
@@ -94,7 +94,21 @@ describe('parseBlame (porcelain)', () => {
   });
 });
 
-describe('parseLog and parseGrepLine', () => {
+describe('parseBlame', () => {
+  it('cuts a long author, email, summary or line text and says which, the rest whole', () => {
+    const sha = 'a'.repeat(40);
+    const porcelain = (summary: string, text: string) =>
+      [`${sha} 1 1 1`, 'author Ada', 'author-mail <a@e>', 'author-time 0', `summary ${summary}`, 'filename f', `\t${text}`, ''].join('\n');
+    const [long] = parseBlame(porcelain('s'.repeat(MAX_COMMIT_FIELD_CHARS + 1), 't'.repeat(MAX_COMMIT_FIELD_CHARS * 3)));
+    expect(long.truncated_fields).toEqual(['summary', 'text']);
+    expect(long.summary).toBe(`${'s'.repeat(MAX_COMMIT_FIELD_CHARS - 1)}…`);
+    expect(long.text).toHaveLength(MAX_COMMIT_FIELD_CHARS);
+    expect(long.author).toBe('Ada');
+    expect(parseBlame(porcelain('fine', 'code();'))[0]).not.toHaveProperty('truncated_fields');
+  });
+});
+
+describe('parseLog', () => {
   it('reads records split by RS and fields by US', () => {
     const record = ['c1', 'p1 p2', 'Ada', 'a@e', '2024-01-01T00:00:00Z', 'Ada', '2024-01-01T00:00:00Z', 'subject: with colon'].join('\x1f');
     expect(parseLog(`${record}\x1e\n`)).toEqual([
@@ -113,10 +127,5 @@ describe('parseLog and parseGrepLine', () => {
     expect(commit.committer).toBe(`${'y'.repeat(MAX_COMMIT_FIELD_CHARS - 2)}…`);
     expect(commit.subject).toHaveLength(MAX_COMMIT_FIELD_CHARS); // at the limit: whole
     expect(parseLog(`${record.replace(long, 'Ada').replace(astral, 'Ada')}\x1e`)[0]).not.toHaveProperty('truncated_fields');
-  });
-
-  it('strips the ref prefix of grep at a ref', () => {
-    expect(parseGrepLine('abc:src/a.txt\x0012\x00text: here', 'abc')).toEqual({ path: 'src/a.txt', line: 12, text: 'text: here' });
-    expect(parseGrepLine('no separators', undefined)).toBeUndefined();
   });
 });

@@ -261,9 +261,21 @@ export interface BlameLine {
   summary: string;
   original_line: number;
   text: string;
+  /** The fields that were cut at MAX_COMMIT_FIELD_CHARS; absent when none was. */
+  truncated_fields?: BlameTextField[];
 }
 
-/** `git blame --porcelain`. */
+export type BlameTextField = 'author' | 'author_email' | 'summary' | 'text';
+
+const BLAME_TEXT_FIELDS: readonly BlameTextField[] = ['author', 'author_email', 'summary', 'text'];
+
+/**
+ * `git blame --porcelain`. A commit's author, email or summary (its whole subject) and a
+ * line's text longer than MAX_COMMIT_FIELD_CHARS are cut and named in `truncated_fields`,
+ * as in `parseLog`: a commit with a multi-megabyte subject, repeated on every line it
+ * touched, or a minified file's one line of megabytes would make any blame of that file,
+ * however few its lines, larger than a response may be.
+ */
 export function parseBlame(text: string): BlameLine[] {
   const lines: BlameLine[] = [];
   const commits = new Map<string, { author: string; author_email: string; date: string; summary: string }>();
@@ -285,26 +297,16 @@ export function parseBlame(text: string): BlameLine[] {
       else if (key === 'summary') info.summary = value;
     }
     commits.set(commit, info);
-    lines.push({ line: Number(final), commit, ...info, original_line: Number(original), text: (rows[j] ?? '\t').slice(1) });
+    const line: BlameLine = { line: Number(final), commit, ...info, original_line: Number(original), text: (rows[j] ?? '\t').slice(1) };
+    for (const field of BLAME_TEXT_FIELDS) {
+      if (line[field].length <= MAX_COMMIT_FIELD_CHARS) continue;
+      line[field] = cutText(line[field], MAX_COMMIT_FIELD_CHARS);
+      (line.truncated_fields ??= []).push(field);
+    }
+    lines.push(line);
     i = j;
   }
   return lines;
-}
-
-export interface GrepMatch {
-  path: string;
-  line: number;
-  text: string;
-}
-
-/** `git grep -n --null` output; with a ref, paths come as `ref:path`. */
-export function parseGrepLine(row: string, ref: string | undefined): GrepMatch | undefined {
-  const first = row.indexOf('\0');
-  const second = row.indexOf('\0', first + 1);
-  if (first === -1 || second === -1) return undefined;
-  let file = row.slice(0, first);
-  if (ref !== undefined && file.startsWith(`${ref}:`)) file = file.slice(ref.length + 1);
-  return { path: file, line: Number(row.slice(first + 1, second)), text: row.slice(second + 1) };
 }
 
 export interface Branch {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { parseBlame } from '../lib/parse.js';
+import { MAX_COMMIT_FIELD_CHARS, parseBlame } from '../lib/parse.js';
 import { commitOf, treePath, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, commitLink, fileLink, progressByBytes } from './common.js';
 
@@ -33,6 +33,10 @@ export const gitBlame = defineTool({
         summary: z.string(),
         original_line: z.number().int(),
         text: z.string(),
+        truncated_fields: z
+          .array(z.enum(['author', 'author_email', 'summary', 'text']))
+          .optional()
+          .describe(`Fields longer than ${MAX_COMMIT_FIELD_CHARS} characters, cut (they end in "…"): git_show has a whole message, git_file_at_ref a whole line`),
       }),
     ),
     truncated: z.boolean().describe('True when more lines follow: call again with start_line = next_line'),

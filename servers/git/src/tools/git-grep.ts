@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { parseGrepLine, type GrepMatch } from '../lib/parse.js';
+import { GrepRowReader } from '../lib/grep-rows.js';
 import { commitOf, treePath, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, fileLink, progressByBytes } from './common.js';
 
@@ -9,7 +9,8 @@ export const gitGrep = defineTool({
   title: 'Grep',
   description:
     'Search tracked file contents for a pattern, in the work tree or at a ref. The pattern is literal text unless regex is true ' +
-    '(POSIX extended regex). pathspec limits the search to a path (glob allowed, e.g. "src/*.ts"). Stops after max_results matches.',
+    '(POSIX extended regex). pathspec limits the search to a path (glob allowed, e.g. "src/*.ts"). Stops after max_results matches. ' +
+    'A line longer than 1 KB is given as the 1 KB around its first match, cut ends marked with "…".',
   input: z.object({
     repo_path: repoPath,
     pattern: z.string().min(1).describe('Text (or regex with regex: true) to search for'),
@@ -23,10 +24,10 @@ export const gitGrep = defineTool({
     repository,
     ref: z.string().nullable(),
     matches: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })),
-    truncated: z.boolean().describe('True when there were more than max_results matches'),
+    truncated: z.boolean().describe('True when more matches follow than this answer holds (max_results, or --max-output-bytes of line text)'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
-  render: (out) => out.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n') + (out.truncated ? '\n[more matches: raise max_results or narrow pathspec]' : '') || 'No matches.',
+  render: (out) => out.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n') + (out.truncated ? '\n[more matches: narrow pathspec or the pattern, or raise max_results]' : '') || 'No matches.',
   async handler({ repo_path, pattern, pathspec, ref, regex, ignore_case, max_results }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     const commit = ref === undefined ? undefined : await commitOf(repo, ref, ctx.signal);
@@ -36,27 +37,30 @@ export const gitGrep = defineTool({
       const normal = treePath(pathspec);
       if (normal) specs.push(`:(glob)${normal}`);
     }
-    // Read a bit more than max_results lines' worth, then stop git.
-    const { stdout, truncated: cut } = await git(
+    // Read as git writes, each line kept around its match, and stop git once one answer is full.
+    const rows = new GrepRowReader(commit, { maxMatches: max_results, maxTextBytes: Math.max(ctx.maxOutputBytes, 64 * 1024) });
+    const progress = progressByBytes(ctx);
+    let read = 0;
+    await git(
       ctx,
       repo,
       [
-        'grep', '-n', '--null', '-I', '--full-name', '--no-color', '--no-textconv',
+        'grep', '-n', '--column', '--null', '-I', '--full-name', '--no-color', '--no-textconv',
         regex ? '-E' : '-F', ...(ignore_case ? ['-i'] : []),
         '-e', pattern, ...(commit ? [commit] : []), '--', ...specs,
       ],
-      // direct: the pattern may start with "-", which simple-git's argument guard would refuse (git-runner.ts).
-      { okCodes: [1], maxBytes: Math.max(ctx.maxOutputBytes, 64 * 1024), onData: progressByBytes(ctx), direct: true },
+      // Streamed on a plain spawn: the pattern may start with "-", which simple-git's argument guard would refuse (git-runner.ts).
+      {
+        okCodes: [1],
+        onChunk: (chunk) => {
+          read += chunk.length;
+          progress(read);
+          return rows.push(chunk);
+        },
+      },
     );
-    const rows = stdout.toString('utf8').split('\n');
-    if (cut) rows.pop(); // the last row may be cut mid-way
-    const matches: GrepMatch[] = [];
-    for (const row of rows) {
-      const match = parseGrepLine(row, commit);
-      if (match) matches.push(match);
-      if (matches.length > max_results) break;
-    }
-    const truncated = cut || matches.length > max_results;
+    const matches = rows.matches;
+    const truncated = rows.full;
     const page = matches.slice(0, max_results);
     const files = [...new Set(page.map((m) => m.path))].slice(0, 50);
     const at = commit ?? 'HEAD';
