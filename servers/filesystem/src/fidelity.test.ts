@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectStdio, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { connectStdio, isWellFormedText, makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { bin, open, PNG_1X1, sleep, textOf, type Session } from './test-support.js';
 
 let tree: TempTree;
@@ -27,6 +27,7 @@ beforeAll(async () => {
     'grep.txt': ['a', 'hit 1', 'b', 'hit 2', 'c', 'd', 'e', 'f', 'g', 'hit 3', 'h'].join('\n') + '\n',
     'many-hits.txt': 'hit\nhit\nhit\n',
     'more-hits.txt': 'hit\n',
+    'emoji-line.txt': `before\na${'😀'.repeat(1000)}NEEDLE${'😀'.repeat(1000)}\n${'😀'.repeat(1000)}\n`,
     tree: { sub: { 'leaf.txt': 'x' }, 'top.txt': 'y' },
     watch: {},
   });
@@ -134,6 +135,14 @@ describe('grep_files', () => {
     expect(textOf(result)).toBe(
       [`${file}-1-a`, `${file}:2:hit 1`, `${file}-3-b`, `${file}:4:hit 2`, `${file}-5-c`, `${file}-6-d`, '--', `${file}-8-f`, `${file}-9-g`, `${file}:10:hit 3`, `${file}-11-h`].join('\n'),
     );
+  });
+
+  it('clips a long line around its match on whole characters (an emoji is two UTF-16 units)', async () => {
+    const result = await session.call('grep_files', { path: tree.path('emoji-line.txt'), pattern: 'NEEDLE', context_lines: 1 });
+    const [match] = (result.structuredContent as { matches: Array<{ text: string; before?: string[]; after?: string[] }> }).matches;
+    expect(match.text).toMatch(/^…(😀)+NEEDLE(😀)+…$/u);
+    for (const line of [match.text, ...(match.before ?? []), ...(match.after ?? []), textOf(result)]) expect(isWellFormedText(line)).toBe(true);
+    expect(match.after?.[0]).toMatch(/^(😀)+…$/u);
   });
 
   it('counts a file whose matches were cut off by max_results in filesMatched', async () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isWellFormedText } from '@mcp-reference/test-harness';
 import { open, sampleRepo, linksOf, refusal, textOf, type Session } from './test-support.js';
 
 describe('official tools', () => {
@@ -78,6 +79,45 @@ describe('official tools', () => {
     expect(out.diff.length).toBeLessThanOrEqual(4096);
     await small.close();
   });
+
+  it('a diff cut at the limit is read on with start_byte, byte for byte, in git_diff_unstaged, git_diff and git_show', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    try {
+      // Short lines of 2-byte characters and one line of 20 KB of 4-byte ones: cuts at line ends and inside a line.
+      const text = Array.from({ length: 3000 }, (_, i) => `ligne ${i} ${'é'.repeat(i % 13)}`).join('\n') + `\n${'😀'.repeat(5000)}\nend\n`;
+      await writeFile(repo.path('src/a.txt'), text);
+      const readAll = async (tool: string, args: Record<string, unknown>) => {
+        let whole = '';
+        let start_byte: number | undefined;
+        for (let calls = 0; calls < 500; calls++) {
+          const out: any = await small.ok(tool, { repo_path: repo.root, ...args, ...(start_byte === undefined ? {} : { start_byte }) });
+          expect(isWellFormedText(out.diff)).toBe(true);
+          expect(out.diff).not.toContain('\uFFFD');
+          expect(Buffer.byteLength(out.diff)).toBeLessThanOrEqual(4096);
+          whole += out.diff;
+          if (!out.truncated) return { whole, calls };
+          expect(out.next_byte).toBeGreaterThan(start_byte ?? 0);
+          start_byte = out.next_byte;
+        }
+        throw new Error('never ended');
+      };
+      const unstaged = await readAll('git_diff_unstaged', {});
+      // (repo.git trims what git printed.)
+      expect(unstaged.whole.trim()).toBe(await repo.git('diff'));
+      expect(unstaged.calls).toBeGreaterThan(10);
+      expect((await readAll('git_diff', { target: 'HEAD' })).whole.trim()).toBe(await repo.git('diff', 'HEAD'));
+      await repo.git('commit', '-q', '-am', 'big change');
+      const shown = await readAll('git_show', { revision: 'HEAD' });
+      expect(shown.whole.trim()).toBe(await repo.git('show', '--format=', '--first-parent', 'HEAD'));
+      expect(shown.whole.startsWith('diff --git')).toBe(true);
+      // The text says how to read on; past the end is refused.
+      const first = await small.call('git_show', { repo_path: repo.root, revision: 'HEAD' });
+      expect(textOf(first)).toMatch(/\[diff truncated: read on with start_byte \d+, or narrow it with path\]$/);
+      expect(await refusal(small, 'git_show', { repo_path: repo.root, revision: 'HEAD', start_byte: 10_000_000 })).toMatch(/start_byte 10000000 is past the end of the diff, which has \d+ bytes/);
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
 
   it('git_add, git_commit, git_log and git_show work together and link commits', async () => {
     await writeFile(repo.path('c.txt'), 'charlie\n');
@@ -331,10 +371,14 @@ describe('added tools', () => {
       // Four offsets of the cut against the 4-byte characters: three of them split one when cut at 4096 bytes.
       for (let pad = 0; pad < 4; pad++) {
         await writeFile(repo.path('src/a.txt'), 'a'.repeat(pad) + '😀'.repeat(2000) + '\n');
+        // The first piece ends at the line end before the long line; the next one is cut inside it.
         const out = await small.ok('git_diff_unstaged', { repo_path: repo.root });
-        expect(out.truncated).toBe(true);
-        expect(out.diff).not.toContain('\uFFFD');
-        expect(Buffer.byteLength(out.diff)).toBeGreaterThan(4092);
+        expect(out).toMatchObject({ truncated: true, next_byte: Buffer.byteLength(out.diff) });
+        expect(out.diff.endsWith('\n')).toBe(true);
+        const next = await small.ok('git_diff_unstaged', { repo_path: repo.root, start_byte: out.next_byte });
+        expect(next.truncated).toBe(true);
+        expect(next.diff).not.toContain('\uFFFD');
+        expect(Buffer.byteLength(next.diff)).toBeGreaterThan(4092);
       }
     } finally {
       await small.close();

@@ -1,3 +1,4 @@
+import { codePointBoundary } from '@mcp-reference/shared/core';
 import { FsError } from './errors.js';
 import { createTimeSlicer } from './time-slice.js';
 import { unifiedDiffOfRegions, type ChangedRegion } from './unified-diff.js';
@@ -534,7 +535,7 @@ function indentOf(line: string): string {
 }
 
 function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return text.length > 80 ? `${text.slice(0, codePointBoundary(text, 77))}...` : text;
 }
 
 function describeEdit(index: number, oldText: string): string {

@@ -376,10 +376,16 @@ const grepHandler = (init: GrepInit) => {
 
   // A slice keeps its whole parent string alive; a copy lets a 1 MB chunk go.
   const own = (text: string) => (text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string));
+  // An index moved back off the second half of a surrogate pair (an emoji): a clipped line
+  // starts and ends on whole characters (the codePointBoundary of the base, inlined: this code
+  // runs in a worker as source text).
+  const whole = (line: string, i: number) =>
+    i > 0 && i < line.length && (line.charCodeAt(i) & 0xfc00) === 0xdc00 && (line.charCodeAt(i - 1) & 0xfc00) === 0xd800 ? i - 1 : i;
   const clip = (line: string, at: number) => {
     if (line.length <= maxLength) return own(line);
-    const from = Math.max(0, Math.min(at - Math.floor(maxLength / 4), line.length - maxLength));
-    return `${from > 0 ? '…' : ''}${line.slice(from, from + maxLength)}${from + maxLength < line.length ? '…' : ''}`;
+    const from = whole(line, Math.max(0, Math.min(at - Math.floor(maxLength / 4), line.length - maxLength)));
+    const to = whole(line, from + maxLength);
+    return `${from > 0 ? '…' : ''}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
   };
   const stripCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
   const within = (real: string) =>

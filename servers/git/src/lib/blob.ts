@@ -1,193 +1,16 @@
-import { characterBoundary, characterLength } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
 import { ArgumentError } from './validate.js';
+import { newlinesIn, TextSlicer, type SliceRange, type TextSlice } from './text-slice.js';
 
-export interface BlobSlice {
-  content: string;
-  binary: boolean;
+/** A part of a file at a commit (see readBlob), and the file's size in bytes. */
+export interface BlobSlice extends TextSlice {
   size: number;
-  /** Lines in the whole file; absent when it was not read to its end (see readBlob). */
-  total_lines?: number;
-  truncated: boolean;
-  /** Set when an answer was cut at a line end: the line to read on from. */
-  next_line?: number;
-  /** Set whenever an answer was cut: the byte to read on from (inside a long line too). */
-  next_byte?: number;
-}
-
-export interface BlobRange {
-  start_line?: number;
-  end_line?: number;
-  start_byte?: number;
-  /** Most bytes of text returned. */
-  maxBytes: number;
 }
 
 const NEWLINE = 0x0a;
-/** Bytes at the start of a blob looked at for a NUL (git's own test for binary). */
-const BINARY_PROBE = 8000;
 /** A blob up to this many times the limit comes whole from the persistent cat-file process. */
 const WHOLE_READ_FACTOR = 8;
-
-function newlinesIn(bytes: Buffer): number {
-  let count = 0;
-  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
-  return count;
-}
-
-/**
- * What one answer returns of a blob read from its first byte, a chunk at a time: lines
- * start_line..end_line, or the bytes from start_byte, at most `maxBytes` of them, cut at the
- * last line end within the limit, or where no character is split when one line is longer.
- * It holds at most the limit and one chunk whatever the blob's size, and `push` says when it
- * has what it needs, so that git can be stopped there.
- */
-export class BlobSlicer {
-  private offset = 0; // bytes of the blob looked at
-  private newlines = 0; // '\n' among them
-  private last = -1; // the last byte looked at
-  private from = -1; // blob offset of the first byte returned, once reached
-  private fromLine = 0; // the line that byte is in
-  private readonly kept: Buffer[] = [];
-  private keptBytes = 0;
-  private keptLines = 0;
-  private refused: string | undefined;
-  private binary = false;
-  private done = false;
-
-  constructor(
-    private readonly range: BlobRange,
-    private readonly file: string,
-  ) {}
-
-  /** Takes the next chunk; true once nothing more is needed. Never throws (it runs in a stream's handler). */
-  push(chunk: Buffer): boolean {
-    if (this.done) return true;
-    if (this.offset < BINARY_PROBE && chunk.subarray(0, BINARY_PROBE - this.offset).includes(0)) {
-      this.binary = true;
-      return (this.done = true);
-    }
-    let part = chunk;
-    if (this.from === -1) {
-      const at = this.startIn(chunk);
-      if (at === -1) return false;
-      this.from = this.offset;
-      this.fromLine = this.newlines + 1;
-      part = chunk.subarray(at);
-      if (this.range.start_byte !== undefined && part.length > 0 && (part[0] & 0xc0) === 0x80 && this.splitsCharacter(chunk, at)) {
-        this.refused = `start_byte ${this.range.start_byte} falls inside a multi-byte character of ${this.file}. Pass the next_byte of an earlier answer, or a start_line.`;
-        return (this.done = true);
-      }
-    }
-    if (this.range.end_line !== undefined) {
-      const wanted = this.range.end_line - this.fromLine + 1;
-      let end = 0;
-      while (this.keptLines < wanted) {
-        const newline = part.indexOf(NEWLINE, end);
-        if (newline === -1) break;
-        this.keptLines++;
-        end = newline + 1;
-      }
-      if (this.keptLines === wanted) {
-        part = part.subarray(0, end);
-        this.done = true;
-      }
-    }
-    this.look(part);
-    this.kept.push(part);
-    this.keptBytes += part.length;
-    if (this.keptBytes > this.range.maxBytes) this.done = true;
-    return this.done;
-  }
-
-  /** Lines in what `push` looked at: the whole blob's when it never said it had enough. */
-  get linesSeen(): number {
-    return this.newlines + (this.offset > 0 && this.last !== NEWLINE ? 1 : 0);
-  }
-
-  /** The answer, once the blob has ended or `push` said it had enough; `total_lines` when known. */
-  finish(total_lines: number | undefined): Omit<BlobSlice, 'size'> {
-    if (this.refused) throw new ArgumentError(this.refused);
-    if (this.binary) return { content: '', binary: true, truncated: false };
-    const total = this.linesSeen;
-    const { start_line, end_line, start_byte, maxBytes } = this.range;
-    const byLine = start_byte === undefined;
-    // Not reached, or reached at the very end (after the last line's '\n'): no such line.
-    if (byLine && (start_line ?? 1) > 1 && (this.from === -1 || (!this.done && this.from === this.offset && this.keptBytes === 0))) {
-      throw new ArgumentError(`start_line ${start_line} is past the end of ${this.file}, which has ${total} line${total === 1 ? '' : 's'}.`);
-    }
-    let data = Buffer.concat(this.kept, this.keptBytes);
-    const answer: Omit<BlobSlice, 'size'> = { content: '', binary: false, truncated: false, ...(total_lines === undefined ? {} : { total_lines }) };
-    if (data.length > maxBytes) {
-      const newline = data.lastIndexOf(NEWLINE, maxBytes - 1);
-      let end: number;
-      if (newline !== -1) {
-        end = newline + 1;
-        answer.next_line = this.fromLine + newlinesIn(data.subarray(0, end));
-      } else {
-        end = characterBoundary(data, maxBytes);
-        // A character longer than the limit (never, with a limit of 4 KiB or more): still move on.
-        if (end === 0) end = Math.min(data.length, characterLength(data[0]));
-      }
-      answer.truncated = true;
-      answer.next_byte = this.from + end;
-      data = data.subarray(0, end);
-    }
-    let content = data.toString('utf8');
-    // A line range is its lines joined by '\n', as before; a whole read or a byte range is the bytes as they are.
-    if (byLine && (start_line !== undefined || end_line !== undefined) && content.endsWith('\n')) content = content.slice(0, -1);
-    answer.content = content;
-    return answer;
-  }
-
-  /**
-   * Where in `chunk` the returned part starts, or -1 when it starts after it; what comes
-   * before that point is looked at (counted) here, once.
-   */
-  private startIn(chunk: Buffer): number {
-    const { start_byte } = this.range;
-    if (start_byte !== undefined) {
-      const at = start_byte - this.offset < chunk.length ? start_byte - this.offset : -1;
-      this.look(at === -1 ? chunk : chunk.subarray(0, at));
-      return at;
-    }
-    const before = (this.range.start_line ?? 1) - 1;
-    let at = 0;
-    while (this.newlines < before) {
-      const newline = chunk.indexOf(NEWLINE, at);
-      if (newline === -1) {
-        this.passed(chunk.subarray(at), 0);
-        return -1;
-      }
-      this.passed(chunk.subarray(at, newline + 1), 1);
-      at = newline + 1;
-    }
-    return at;
-  }
-
-  /** Whether the continuation byte at `chunk[at]` belongs to a character that starts before it (looked back within the chunk). */
-  private splitsCharacter(chunk: Buffer, at: number): boolean {
-    for (let i = at - 1; i >= 0 && i >= at - 3; i--) {
-      if ((chunk[i] & 0xc0) === 0x80) continue;
-      return characterLength(chunk[i]) > at - i;
-    }
-    // The lead byte is in an earlier chunk (or the text is not UTF-8): the cut is refused either way.
-    return true;
-  }
-
-  private look(bytes: Buffer): void {
-    this.passed(bytes, newlinesIn(bytes));
-  }
-
-  /** `bytes`, holding `newlines` of '\n', were looked at. */
-  private passed(bytes: Buffer, newlines: number): void {
-    if (bytes.length === 0) return;
-    this.newlines += newlines;
-    this.offset += bytes.length;
-    this.last = bytes[bytes.length - 1];
-  }
-}
 
 /**
  * A file at a commit, read with `cat-file` (no filters, no textconv): lines start_line..end_line,
@@ -197,7 +20,7 @@ export class BlobSlicer {
  * once the part asked for is read, so any part of a file of any size can be reached in memory
  * bounded by the cap.
  */
-export async function readBlob(git: GitRunner, repo: Repo, commit: string, file: string, options: BlobRange & { signal?: AbortSignal }): Promise<BlobSlice> {
+export async function readBlob(git: GitRunner, repo: Repo, commit: string, file: string, options: SliceRange & { signal?: AbortSignal }): Promise<BlobSlice> {
   const { signal, ...range } = options;
   if (range.start_byte !== undefined && (range.start_line !== undefined || range.end_line !== undefined)) {
     throw new ArgumentError('Give start_byte, or start_line/end_line, not both.');
@@ -214,7 +37,7 @@ export async function readBlob(git: GitRunner, repo: Repo, commit: string, file:
   if (range.start_byte !== undefined && range.start_byte > size) {
     throw new ArgumentError(`start_byte ${range.start_byte} is past the end of ${file}, which has ${size} bytes.`);
   }
-  const slicer = new BlobSlicer(range, file);
+  const slicer = new TextSlicer(range, { name: file });
   if (found.data !== undefined) {
     slicer.push(found.data);
     return { size, ...slicer.finish(newlinesIn(found.data) + (size > 0 && found.data[size - 1] !== NEWLINE ? 1 : 0)) };

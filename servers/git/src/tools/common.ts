@@ -4,7 +4,8 @@ import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import type { RunOptions, RunResult } from '../lib/git-runner.js';
 import { uris } from '../lib/uris.js';
-import { MAX_COMMIT_FIELD_CHARS } from '../lib/parse.js';
+import { MAX_COMMIT_FIELD_CHARS, parseDiff } from '../lib/parse.js';
+import { TextSlicer } from '../lib/text-slice.js';
 import type { Commit, DiffFile } from '../lib/parse.js';
 
 type Ctx = BaseContext & GitContext;
@@ -44,10 +45,28 @@ export const diffFileSchema = z.object({
 
 export const diffOutput = z.object({
   repository,
-  diff: z.string().describe('The unified diff text (cut at the output limit)'),
-  truncated: z.boolean().describe('True when the diff was longer than the output limit: narrow it with path'),
-  files: z.array(diffFileSchema),
+  diff: z.string().describe('The unified diff text, or its piece from start_byte; cut at the output limit, at a line end'),
+  truncated: z.boolean().describe('True when the diff goes on past this piece: read on with start_byte = next_byte, or narrow it with path'),
+  next_byte: z
+    .number()
+    .int()
+    .optional()
+    .describe('Set when the diff was cut: pass it as start_byte to read on, byte for byte (the same diff, while the work tree and refs are unchanged)'),
+  files: z.array(diffFileSchema).describe('The files whose headers are in this piece'),
 });
+
+/** The diff tools' input for reading on in a diff that was cut. */
+export const startByte = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe('Byte offset to read on from in a diff that was cut (its next_byte): the same diff from there, up to the output limit');
+
+/** What the diff tools say after a piece that was cut. */
+export function diffCutNote(out: { truncated: boolean; next_byte?: number }): string {
+  return out.truncated ? `\n[diff truncated: read on with start_byte ${out.next_byte}, or narrow it with path]` : '';
+}
 
 export const contextLines = z.number().int().min(0).max(10_000).default(3).describe('Lines of context around each change');
 
@@ -86,12 +105,27 @@ export function diffFileLinks(ctx: Ctx, repo: Repo, ref: string, files: readonly
     .map((file) => fileLink(ctx, repo, ref, side === 'old' ? (file.old_path ?? file.path) : file.path));
 }
 
-/** Runs a diff-producing command and returns its text (capped) with parsed files. */
-export async function runDiff(ctx: Ctx, repo: Repo, args: readonly string[]) {
-  const { stdout, truncated } = await git(ctx, repo, args, { maxBytes: ctx.maxOutputBytes });
-  const diff = stdout.toString('utf8');
-  const { parseDiff } = await import('../lib/parse.js');
-  return { diff, truncated, files: parseDiff(diff) };
+/**
+ * Runs a diff-producing command, streamed: the piece of its output from `start_byte` (0 when
+ * absent), at most the output limit, cut at a line end (or where no character is split), with
+ * the files whose headers are in it; git is stopped once the piece is read. `trimStart` drops
+ * the blank lines git writes before a commit's patch (`git show --format=`), from the first
+ * piece only, so that offsets stay those of git's output.
+ */
+export async function runDiff(ctx: Ctx, repo: Repo, args: readonly string[], start_byte = 0, trimStart = false) {
+  const slicer = new TextSlicer({ start_byte, maxBytes: ctx.maxOutputBytes }, { name: 'the diff', detectBinary: false });
+  const progress = progressByBytes(ctx);
+  let read = 0;
+  await git(ctx, repo, args, {
+    onChunk: (chunk) => {
+      read += chunk.length;
+      progress(read);
+      return slicer.push(chunk);
+    },
+  });
+  const piece = slicer.finish(undefined);
+  const diff = trimStart && start_byte === 0 ? piece.content.replace(/^\n+/, '') : piece.content;
+  return { diff, truncated: piece.truncated, ...(piece.next_byte === undefined ? {} : { next_byte: piece.next_byte }), files: parseDiff(diff) };
 }
 
 /** Reports progress as output streams in (log, grep, blame). */

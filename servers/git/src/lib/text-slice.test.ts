@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { BlobSlicer, type BlobRange } from './blob.js';
+import { TextSlicer, type SliceRange } from './text-slice.js';
 
 /**
  * Feeds `blob` to a slicer in chunks of `chunk` bytes, as a pipe would, and returns its answer;
  * in one chunk, as readBlob does with a blob it has whole (and counts itself).
  */
-function slice(blob: Buffer, range: BlobRange, chunk = blob.length || 1) {
-  const slicer = new BlobSlicer(range, 'f.txt');
+function slice(blob: Buffer, range: SliceRange, chunk = blob.length || 1) {
+  const slicer = new TextSlicer(range, { name: 'f.txt' });
   if (chunk >= blob.length) {
     slicer.push(blob);
     return slicer.finish(blob.length === 0 ? 0 : blob.toString('latin1').split('\n').length - (blob[blob.length - 1] === 0x0a ? 1 : 0));
@@ -29,7 +29,7 @@ const TEXT = [
 ].join('\n');
 const BLOB = Buffer.from(TEXT);
 
-describe('BlobSlicer', () => {
+describe('TextSlicer', () => {
   for (const chunk of [BLOB.length, 65536, 4093, 7, 1]) {
     it(`pages through a file byte for byte with next_byte and next_line (chunks of ${chunk})`, () => {
       for (const maxBytes of [4096, 5000, 1 << 20]) {
@@ -49,7 +49,7 @@ describe('BlobSlicer', () => {
         expect(pieces.join('')).toBe(TEXT);
         // By line where the cut fell at a line end, by byte where a line was longer than the limit.
         const parts: string[] = [];
-        let next: BlobRange = { maxBytes };
+        let next: SliceRange = { maxBytes };
         for (let calls = 0; ; calls++) {
           expect(calls).toBeLessThan(100);
           const out = slice(BLOB, next, chunk);
@@ -85,7 +85,7 @@ describe('BlobSlicer', () => {
     expect(streamed).toMatchObject({ content: out.content, truncated: false });
     expect(streamed).not.toHaveProperty('total_lines');
     // Fed a byte at a time, it says "enough" at the end of line 9, long before the end.
-    const slicer = new BlobSlicer({ maxBytes: 1 << 20, start_line: 7, end_line: 9 }, 'f.txt');
+    const slicer = new TextSlicer({ maxBytes: 1 << 20, start_line: 7, end_line: 9 }, { name: 'f.txt' });
     let fed = 0;
     while (!slicer.push(BLOB.subarray(fed, fed + 1))) fed++;
     expect(fed + 1).toBe(Buffer.byteLength(lines.slice(0, 9).join('\n') + '\n'));
@@ -108,7 +108,7 @@ describe('BlobSlicer', () => {
   it('holds no more than the limit and a chunk, whatever the part asked for', () => {
     // 64 MB of lines, the last one asked for: the slicer keeps nothing before it.
     const line = Buffer.from('x'.repeat(1023) + '\n');
-    const slicer = new BlobSlicer({ maxBytes: 4096, start_line: 65_536 }, 'f.txt');
+    const slicer = new TextSlicer({ maxBytes: 4096, start_line: 65_536 }, { name: 'f.txt' });
     for (let i = 0; i < 65_536; i++) slicer.push(line);
     expect(slicer.finish(slicer.linesSeen)).toMatchObject({ content: 'x'.repeat(1023), total_lines: 65_536, truncated: false });
   });
