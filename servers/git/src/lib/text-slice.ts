@@ -31,9 +31,10 @@ export interface SliceOptions {
 }
 
 const NEWLINE = 0x0a;
-/** Bytes at the start of a blob looked at for a NUL (git's own test for binary). */
+/** Bytes at the start of a text looked at for a NUL (git's own test for binary). */
 const BINARY_PROBE = 8000;
 
+/** How many newlines `bytes` holds. */
 export function newlinesIn(bytes: Buffer): number {
   let count = 0;
   for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
@@ -41,14 +42,14 @@ export function newlinesIn(bytes: Buffer): number {
 }
 
 /**
- * What one answer returns of a text (a blob, git's output) read from its first byte, a chunk at a time: lines
- * start_line..end_line, or the bytes from start_byte, at most `maxBytes` of them, cut at the
- * last line end within the limit, or where no character is split when one line is longer.
- * It holds at most the limit and one chunk whatever the blob's size, and `push` says when it
- * has what it needs, so that git can be stopped there.
+ * What one answer returns of a text (a blob, git's output) read from its first byte, a chunk
+ * at a time: lines start_line..end_line, or the bytes from start_byte, at most `maxBytes` of
+ * them, cut at the last line end within the limit, or where no character is split when one
+ * line is longer. It holds at most the limit and one chunk whatever the text's size, and
+ * `push` says when it has what it needs, so that git can be stopped there.
  */
 export class TextSlicer {
-  private offset = 0; // bytes of the blob looked at
+  private offset = 0; // bytes of the text looked at
   private newlines = 0; // '\n' among them
   private last = -1; // the last byte looked at
   private from = -1; // blob offset of the first byte returned, once reached
