@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { characterBoundary, codePointBoundary } from './character-boundary.js';
+import { characterBoundary, codePointBoundary, codePointLength } from './character-boundary.js';
 import { boundedJson } from './result-budget.js';
 
 /** No half of a surrogate pair alone (String.isWellFormed, which the project's lib predates). */
@@ -24,6 +24,12 @@ describe('character boundaries', () => {
       expect(index - end).toBeLessThanOrEqual(1);
       expect(wellFormed(text.slice(0, end))).toBe(true);
       expect(wellFormed(text.slice(end))).toBe(true);
+    }
+  });
+
+  it('counts characters as code points: a pair is one, a lone half is one', () => {
+    for (const text of ['', 'abc', '😀', 'a😀é𝄞'.repeat(50), '\ud83d', '\ude00\ud83d', 'x\ud83d😀\ude00']) {
+      expect(codePointLength(text), JSON.stringify(text)).toBe([...text].length);
     }
   });
 

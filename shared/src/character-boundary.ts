@@ -29,3 +29,19 @@ export function codePointBoundary(text: string, index: number): number {
   const after = text.charCodeAt(index);
   return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff ? index - 1 : index;
 }
+
+/** Characters (code points) in `text`, as SQLite's length() and `[...text].length` count them: a surrogate pair is one. */
+export function codePointLength(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
+}

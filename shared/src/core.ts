@@ -6,4 +6,4 @@ export { ToolError } from './errors.js';
 export { RawJson } from './raw-json.js';
 export { nodeCrypto, childProcess } from './lazy-builtins.js';
 export type { Disposer, Root } from './types.js';
-export { characterBoundary, characterLength, codePointBoundary } from './character-boundary.js';
+export { characterBoundary, characterLength, codePointBoundary, codePointLength } from './character-boundary.js';

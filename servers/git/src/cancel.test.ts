@@ -24,6 +24,7 @@ describe.runIf(process.platform === 'linux')('long calls', () => {
     const line = 'needle in a haystack of text\n';
     await writeFile(repo.path('big.txt'), line.repeat(1_500_000));
     await repo.git('add', 'big.txt');
+    await repo.git('commit', '-qm', 'big');
     s = await open({ repositories: [repo.root], maxOutputBytes: 512 * 1024 * 1024 });
   }, 60_000);
   afterAll(async () => {
@@ -57,6 +58,27 @@ describe.runIf(process.platform === 'linux')('long calls', () => {
     expect(left).toEqual([]);
     // And the server keeps answering.
     expect((await s.ok('git_status', { repo_path: repo.root })).branch).toBe('main');
+  }, 60_000);
+
+  it('a file streamed by git_file_at_ref reports progress as it is read', async () => {
+    // At a 64 KiB limit the 44 MB file is past 8x the limit: it is streamed from git, up to the line asked for.
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 64 * 1024 });
+    try {
+      const reports: number[] = [];
+      const result = await small.client.callTool(
+        { name: 'git_file_at_ref', arguments: { repo_path: repo.root, path: 'big.txt', ref: 'HEAD', start_line: 1_500_000 } },
+        undefined,
+        { onprogress: (p) => reports.push(p.progress), timeout: 60_000 },
+      );
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { content: string }).content).toBe('needle in a haystack of text');
+      // One report per 256 KB read at most, growing, and reaching most of the file.
+      expect(reports.length).toBeGreaterThan(10);
+      expect(reports).toEqual([...reports].sort((a, b) => a - b));
+      expect(reports.at(-1)).toBeGreaterThan(40_000_000);
+    } finally {
+      await small.close();
+    }
   }, 60_000);
 
   it('closing the session kills a running git', async () => {

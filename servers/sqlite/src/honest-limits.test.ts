@@ -84,6 +84,8 @@ describe('cells over 64 KiB of characters above U+FFFF', () => {
         const out = await s.ok<QueryOut & { cells_cut?: Array<{ length: number }> }>('read_query', { query });
         expect(out.cells_cut).toEqual([{ row: 0, column: 'body', length: 100_004 }]);
         const cut = String(out.rows[0][0]);
+        // The text table's preview counts the cell as SQL does too, not in UTF-16 units.
+        expect(textOf(await s.call('read_query', { query }))).toContain(`(${[...cut].length.toLocaleString('en')} characters in structuredContent)`);
         expect(isWellFormedText(cut)).toBe(true);
         const kept = cut.slice(0, cut.indexOf('… [truncated: 100004 characters in all]'));
         expect([...kept]).toHaveLength(65_536);
@@ -99,6 +101,9 @@ describe('cells over 64 KiB of characters above U+FFFF', () => {
       const fits = await s.ok<QueryOut & { cells_cut?: unknown }>('read_query', { query: "SELECT replace(printf('%.*c', 40000, 'x'), 'x', '😀')" });
       expect(fits.cells_cut).toBeUndefined();
       expect(fits.rows[0][0]).toBe('😀'.repeat(40_000));
+      expect(textOf(await s.call('read_query', { query: "SELECT replace(printf('%.*c', 40000, 'x'), 'x', '😀')" }))).toContain('(40,000 characters in structuredContent)');
+      // 150 emoji are 300 units but 150 characters: shown whole.
+      expect(textOf(await s.call('read_query', { query: "SELECT replace(printf('%.*c', 150, 'x'), 'x', '😀')" }))).toContain('😀'.repeat(150));
     } finally {
       await s.close();
       await db.cleanup();

@@ -4,7 +4,7 @@
 // statement open, so the next page continues where this one stopped (no OFFSET re-run).
 import { z } from 'zod';
 import type { BaseContext, ToolContext, ToolResult } from '@mcp-reference/shared';
-import { codePointBoundary, RawJson } from '@mcp-reference/shared/core';
+import { codePointBoundary, codePointLength, RawJson } from '@mcp-reference/shared/core';
 import type { EngineSlot } from './lib/engine.js';
 import { renderTable } from './lib/render-table.js';
 import { tableUri } from './lib/uris.js';
@@ -60,12 +60,15 @@ function restOf(column: string, length: number): string {
   return `substr(${name}, ${CELL_CHARS + 1}, ${CELL_CHARS}), then on, up to ${length.toLocaleString('en')}`;
 }
 
-/** A cell as the text table shows it: long ones shortened there (structuredContent has them). */
+/**
+ * A cell as the text table shows it: long ones shortened there (structuredContent has them),
+ * with their length in characters as SQLite counts them (code points, like cells_cut).
+ */
 const TEXT_CELL = 200;
 function previewCell(value: unknown): unknown {
-  return typeof value === 'string' && value.length > TEXT_CELL
-    ? `${value.slice(0, codePointBoundary(value, TEXT_CELL))}… (${value.length.toLocaleString('en')} characters in structuredContent)`
-    : value;
+  if (typeof value !== 'string' || value.length <= TEXT_CELL) return value;
+  const characters = codePointLength(value);
+  return characters > TEXT_CELL ? `${value.slice(0, codePointBoundary(value, TEXT_CELL))}… (${characters.toLocaleString('en')} characters in structuredContent)` : value;
 }
 
 /**

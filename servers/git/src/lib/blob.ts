@@ -1,14 +1,13 @@
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
 import { ArgumentError } from './validate.js';
-import { newlinesIn, TextSlicer, type SliceRange, type TextSlice } from './text-slice.js';
+import { linesIn, TextSlicer, type SliceRange, type TextSlice } from './text-slice.js';
 
 /** A part of a file at a commit (see readBlob), and the file's size in bytes. */
 export interface BlobSlice extends TextSlice {
   size: number;
 }
 
-const NEWLINE = 0x0a;
 /** A blob up to this many times the limit comes whole from the persistent cat-file process. */
 const WHOLE_READ_FACTOR = 8;
 
@@ -18,10 +17,10 @@ const WHOLE_READ_FACTOR = 8;
  * from (next_line, next_byte). A blob of up to 8x the cap comes whole from the persistent
  * cat-file process; a larger one is streamed from a one-off `git cat-file blob`, which is stopped
  * once the part asked for is read, so any part of a file of any size can be reached in memory
- * bounded by the cap.
+ * bounded by the cap; `onData` hears how many bytes of it were read so far (progress).
  */
-export async function readBlob(git: GitRunner, repo: Repo, commit: string, file: string, options: SliceRange & { signal?: AbortSignal }): Promise<BlobSlice> {
-  const { signal, ...range } = options;
+export async function readBlob(git: GitRunner, repo: Repo, commit: string, file: string, options: SliceRange & { signal?: AbortSignal; onData?: (bytes: number) => void }): Promise<BlobSlice> {
+  const { signal, onData, ...range } = options;
   if (range.start_byte !== undefined && (range.start_line !== undefined || range.end_line !== undefined)) {
     throw new ArgumentError('Give start_byte, or start_line/end_line, not both.');
   }
@@ -40,9 +39,9 @@ export async function readBlob(git: GitRunner, repo: Repo, commit: string, file:
   const slicer = new TextSlicer(range, { name: file });
   if (found.data !== undefined) {
     slicer.push(found.data);
-    return { size, ...slicer.finish(newlinesIn(found.data) + (size > 0 && found.data[size - 1] !== NEWLINE ? 1 : 0)) };
+    return { size, ...slicer.finish(linesIn(found.data)) };
   }
-  const run = await git.run(repo, ['cat-file', 'blob', object], { signal, onChunk: (chunk) => slicer.push(chunk) });
+  const run = await git.run(repo, ['cat-file', 'blob', object], { signal, onData, onChunk: (chunk) => slicer.push(chunk) });
   // Read to its end only when git ended on its own: the slicer never said it had enough.
   return { size, ...slicer.finish(run.truncated ? undefined : slicer.linesSeen) };
 }

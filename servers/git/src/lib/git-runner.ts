@@ -144,7 +144,7 @@ export interface RunOptions {
   literalPathspecs?: boolean;
   /** Exit codes that are not failures (e.g. 1 for grep "no match"). */
   okCodes?: readonly number[];
-  /** Called with each stdout chunk (progress reporting). */
+  /** Called with the bytes of stdout read so far, at each chunk (progress reporting); in `onChunk` mode too. */
   onData?: (bytes: number) => void;
   /**
    * Reads stdout a chunk at a time instead of keeping it (the result's stdout is empty):
@@ -349,13 +349,14 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       if (stoppedFor) return;
+      bytes += chunk.length;
       if (options.onChunk) {
+        options.onData?.(bytes);
         if (options.onChunk(chunk)) kill('enough');
         return;
       }
       // The whole chunk is kept: judge() cuts it at the limit, where no character is split.
       chunks.push(chunk);
-      bytes += chunk.length;
       if (bytes > (options.maxBytes ?? Infinity)) return kill('enough');
       options.onData?.(bytes);
     });

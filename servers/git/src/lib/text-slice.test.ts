@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { TextSlicer, type SliceRange } from './text-slice.js';
+import { linesIn, TextSlicer, type SliceRange } from './text-slice.js';
 
 /**
  * Feeds `blob` to a slicer in chunks of `chunk` bytes, as a pipe would, and returns its answer;
@@ -28,6 +28,14 @@ const TEXT = [
   'end',
 ].join('\n');
 const BLOB = Buffer.from(TEXT);
+
+describe('linesIn', () => {
+  it('counts a last line without a newline, and none for an empty text', () => {
+    for (const [text, lines] of [['', 0], ['a', 1], ['a\n', 1], ['a\nb', 2], ['\n\n', 2], ['é\r\n€', 2]] as const) {
+      expect(linesIn(Buffer.from(text)), JSON.stringify(text)).toBe(lines);
+    }
+  });
+});
 
 describe('TextSlicer', () => {
   for (const chunk of [BLOB.length, 65536, 4093, 7, 1]) {

@@ -41,6 +41,11 @@ export function newlinesIn(bytes: Buffer): number {
   return count;
 }
 
+/** How many lines `bytes` holds: its newlines, and one more for a last line without one. */
+export function linesIn(bytes: Buffer): number {
+  return newlinesIn(bytes) + (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE ? 1 : 0);
+}
+
 /**
  * What one answer returns of a text (a blob, git's output) read from its first byte, a chunk
  * at a time: lines start_line..end_line, or the bytes from start_byte, at most `maxBytes` of

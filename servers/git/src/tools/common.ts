@@ -114,21 +114,13 @@ export function diffFileLinks(ctx: Ctx, repo: Repo, ref: string, files: readonly
  */
 export async function runDiff(ctx: Ctx, repo: Repo, args: readonly string[], start_byte = 0, trimStart = false) {
   const slicer = new TextSlicer({ start_byte, maxBytes: ctx.maxOutputBytes }, { name: 'the diff', detectBinary: false });
-  const progress = progressByBytes(ctx);
-  let read = 0;
-  await git(ctx, repo, args, {
-    onChunk: (chunk) => {
-      read += chunk.length;
-      progress(read);
-      return slicer.push(chunk);
-    },
-  });
+  await git(ctx, repo, args, { onData: progressByBytes(ctx), onChunk: (chunk) => slicer.push(chunk) });
   const piece = slicer.finish(undefined);
   const diff = trimStart && start_byte === 0 ? piece.content.replace(/^\n+/, '') : piece.content;
   return { diff, truncated: piece.truncated, ...(piece.next_byte === undefined ? {} : { next_byte: piece.next_byte }), files: parseDiff(diff) };
 }
 
-/** Reports progress as output streams in (log, grep, blame). */
+/** Reports progress as output streams in (grep, blame, diffs, a file streamed): the runner's `onData`. */
 export function progressByBytes(ctx: Ctx): (bytes: number) => void {
   let last = 0;
   return (bytes) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { commitOf, treePath, ArgumentError } from '../lib/validate.js';
 import { readBlob } from '../lib/blob.js';
-import { repoPath, repository, fileLink } from './common.js';
+import { repoPath, repository, fileLink, progressByBytes } from './common.js';
 
 export const gitFileAtRef = defineTool({
   name: 'git_file_at_ref',
@@ -48,7 +48,14 @@ export const gitFileAtRef = defineTool({
     if (file === '') throw new ArgumentError('path names the repository top; give a file.');
     const refName = ref ?? 'HEAD';
     const commit = await commitOf(repo, refName, ctx.signal);
-    const blob = await readBlob(ctx.git, repo, commit, file, { signal: ctx.signal, maxBytes: ctx.maxOutputBytes, start_line, end_line, start_byte });
+    const blob = await readBlob(ctx.git, repo, commit, file, {
+      signal: ctx.signal,
+      onData: progressByBytes(ctx),
+      maxBytes: ctx.maxOutputBytes,
+      start_line,
+      end_line,
+      start_byte,
+    });
     return ctx.result({ repository: repo.root, path: file, ref: refName, commit, ...blob }, [fileLink(ctx, repo, commit, file)]);
   },
 });

@@ -39,8 +39,6 @@ export const gitGrep = defineTool({
     }
     // Read as git writes, each line kept around its match, and stop git once one answer is full.
     const rows = new GrepRowReader(commit, { maxMatches: max_results, maxTextBytes: Math.max(ctx.maxOutputBytes, 64 * 1024) });
-    const progress = progressByBytes(ctx);
-    let read = 0;
     await git(
       ctx,
       repo,
@@ -50,14 +48,7 @@ export const gitGrep = defineTool({
         '-e', pattern, ...(commit ? [commit] : []), '--', ...specs,
       ],
       // Streamed on a plain spawn: the pattern may start with "-", which simple-git's argument guard would refuse (git-runner.ts).
-      {
-        okCodes: [1],
-        onChunk: (chunk) => {
-          read += chunk.length;
-          progress(read);
-          return rows.push(chunk);
-        },
-      },
+      { okCodes: [1], onData: progressByBytes(ctx), onChunk: (chunk) => rows.push(chunk) },
     );
     const matches = rows.matches;
     const truncated = rows.full;
