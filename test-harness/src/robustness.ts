@@ -4,6 +4,7 @@ import type { McpServer, Root } from '@mcp-reference/shared';
 import { serveHttp } from '@mcp-reference/shared/http';
 import { silentLogger } from '@mcp-reference/shared';
 import { connectHttp, connectInMemory, connectStdio, spawnHttpServer, type Connection } from './clients.js';
+import { isWellFormedText } from './tool-session.js';
 import {
   cpuLoad,
   POST_HEADERS,
@@ -52,7 +53,39 @@ export interface RobustnessFixture {
    * the process's CPU time stops growing (Linux).
    */
   workStopped?(): Promise<boolean>;
+  /**
+   * Texts the server answers in pieces, each cut naming how to read on (files, diffs, pages,
+   * rows): the suite reads each from its first call to its last and checks the pieces put
+   * together are the whole, byte for byte, every piece well-formed text. Without any, the
+   * check is skipped.
+   */
+  continuations?: Continuation[];
   cleanup(): Promise<void>;
+}
+
+/** What a tool call answers, as far as the continuation check reads it. */
+export interface CallAnswer {
+  content?: unknown;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A text read in pieces (see RobustnessFixture.continuations). */
+export interface Continuation {
+  /** What is read, for messages ("a 60 KB file at HEAD"). */
+  label: string;
+  /** The server, with limits small enough that the text comes in several pieces (called in memory). */
+  create(): McpServer;
+  /** The call that reads the first piece. */
+  first: ToolCall;
+  /** The call that reads on after `answer` (the answer to `call`), or undefined when the answer says nothing follows. */
+  next(answer: CallAnswer, call: ToolCall): ToolCall | undefined;
+  /** The part of the text an answer carries. */
+  piece(answer: CallAnswer): string;
+  /** The whole text, as something other than the server gives it (the file, git, SQLite). */
+  whole(): Promise<string> | string;
+  /** The text must come in at least this many pieces (default 3), so that cuts are exercised. */
+  minPieces?: number;
 }
 
 export interface RobustnessOptions {
@@ -60,6 +93,34 @@ export interface RobustnessOptions {
   bin: string;
   /** Makes a fresh fixture for the suite. */
   setup(): Promise<RobustnessFixture>;
+}
+
+/**
+ * About `bytes` of UTF-8 text that makes cuts hard: characters of 1, 2, 3 and 4 bytes, short
+ * lines, an empty one, CRLF, lines longer than any small limit, and no final newline. The
+ * same every run.
+ */
+export function textOfEveryWidth(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line =
+      i % 7 === 3
+        ? 'é€😀x'.repeat(700 + (i % 5) * 311) // 7,000-14,000 bytes: longer than a 4 KiB limit
+        : i % 7 === 5
+          ? ''
+          : `line ${i}: ${[...'aé€😀'].slice(0, 1 + (i % 4)).join('')} ${'word '.repeat(i % 13)}${i % 3 === 0 ? '\r' : ''}`;
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return `${lines.join('\n')}😀`;
+}
+
+/** Where two texts first differ (in UTF-16 units), or undefined when they are the same. */
+function firstDifference(a: string, b: string): number | undefined {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
+  return a.length === b.length ? undefined : n;
 }
 
 /** CPU use (ms per ms) under which the work counts as stopped. */
@@ -249,6 +310,40 @@ export function describeServerRobustness(name: string, options: RobustnessOption
     // pinned to 2026-07-28, where a ping is a tools/list (the revision removed ping).
     for (const era of ['legacy', 'modern'] as const) {
       const suffix = era === 'modern' ? ' (2026-07-28)' : '';
+      it(
+        `reads every text it cuts back whole, following the continuation each piece names${suffix}`,
+        async (context) => {
+          if (!fixture.continuations?.length) return context.skip();
+          for (const text of fixture.continuations) {
+            const server = text.create();
+            const connection = await connectInMemory(server, { roots: fixture.roots, era });
+            try {
+              const pieces: string[] = [];
+              for (let call: ToolCall | undefined = text.first; call; ) {
+                const answer = (await connection.client.callTool(call, undefined, { timeout: 60_000 })) as CallAnswer;
+                expect(answer.isError, `${text.label}, piece ${pieces.length + 1}: ${JSON.stringify(answer.content).slice(0, 300)}`).toBeFalsy();
+                const piece = text.piece(answer);
+                expect(isWellFormedText(piece), `${text.label}, piece ${pieces.length + 1} splits a character`).toBe(true);
+                pieces.push(piece);
+                call = text.next(answer, call);
+                if (call) expect(piece.length, `${text.label}: an empty piece that is not the last would never end`).toBeGreaterThan(0);
+                expect(pieces.length, `${text.label}: pieces do not end`).toBeLessThan(10_000);
+              }
+              expect(pieces.length, `${text.label}: pieces`).toBeGreaterThanOrEqual(text.minPieces ?? 3);
+              const whole = await text.whole();
+              const rebuilt = pieces.join('');
+              // Compared by length and first difference: a diff of two long texts would drown the message.
+              const differs = firstDifference(rebuilt, whole);
+              expect(differs === undefined ? 'same' : `differ at ${differs} of ${whole.length} (got ${rebuilt.length})`, text.label).toBe('same');
+            } finally {
+              await connection.close();
+              await server.close();
+            }
+          }
+        },
+        120_000,
+      );
+
       it(
         `answers 50 concurrent calls, each correctly${suffix}`,
         async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeServerRobustness, makeTempTree, manyFiles } from '@mcp-reference/test-harness';
+import { readdir, readFile } from 'node:fs/promises';
+import { describeServerRobustness, makeTempTree, manyFiles, type CallAnswer } from '@mcp-reference/test-harness';
 import { createTemplateServer } from './server.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
@@ -18,6 +19,31 @@ describeServerRobustness('template', {
       // A page of 100 matching lines is well over a 2 KB budget.
       bigCall: { name: 'search_notes', arguments: { query: 'hello' }, maxResultBytes: 2_048 },
       // The notes server has no call slow enough to watch; those checks are skipped.
+      // Paged results are a text in pieces too: the pages of 50 matches, by nextCursor, are
+      // every matching line of every note, in order (as read here from the files).
+      continuations: [
+        {
+          label: 'the 600 lines matching "hello", in pages of 50',
+          create: () => createTemplateServer({ dirs: [notes.dir], logLevel: 'error', pageSize: 50 }),
+          first: { name: 'search_notes', arguments: { query: 'hello' } },
+          next: (answer: CallAnswer) => {
+            const cursor = answer.structuredContent?.nextCursor as string | undefined;
+            return cursor === undefined ? undefined : { name: 'search_notes', arguments: { query: 'hello', cursor } };
+          },
+          piece: (answer: CallAnswer) =>
+            (answer.structuredContent?.matches as { name: string; line: number; text: string }[]).map((m) => `${m.name}:${m.line}: ${m.text}\n`).join(''),
+          whole: async () => {
+            let text = '';
+            for (const file of (await readdir(notes.dir)).filter((name) => name.endsWith('.md')).sort()) {
+              const lines = (await readFile(path.join(notes.dir, file), 'utf8')).split(/\r?\n/);
+              lines.forEach((line, i) => {
+                if (line.includes('hello')) text += `${file.slice(0, -3)}:${i + 1}: ${line}\n`;
+              });
+            }
+            return text;
+          },
+        },
+      ],
       cleanup: notes.cleanup,
     };
   },

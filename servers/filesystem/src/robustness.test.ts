@@ -2,7 +2,7 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it, expect } from 'vitest';
-import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles } from '@mcp-reference/test-harness';
+import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles, textOfEveryWidth } from '@mcp-reference/test-harness';
 import { createFilesystemServer } from './server.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
@@ -12,6 +12,8 @@ describeServerRobustness('filesystem', {
   async setup() {
     const tree = await makeTempTree({ ...manyFiles(20), 'slow.txt': randomLines(40_000, 200) });
     await writeFile(tree.path('big.txt'), 'x'.repeat(64 * 1024));
+    const pieces = textOfEveryWidth(60_000);
+    await writeFile(tree.path('pieces.txt'), pieces);
     return {
       args: [tree.dir],
       // The factory passes maxResultBytes on to createServer (its own tools cut reads at the
@@ -24,6 +26,22 @@ describeServerRobustness('filesystem', {
       // match) takes seconds even on a quiet machine, on a worker thread (1 MB took 0.6 s: answered
       // before the cancellation this test sends).
       slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: 'a[ab]{250}$' } },
+      // Read in pieces of at most 4 KiB, by byte and by line: the pieces are the file.
+      continuations: (['start_byte', 'start_line'] as const).map((by) => ({
+        label: `a 60 KB file read on by ${by}`,
+        create: () => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', maxReadBytes: 4096 }),
+        first: { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), [by]: by === 'start_byte' ? 0 : 1 } },
+        next: (answer) => {
+          // (`truncated` is also true for the last piece: the file has more than its content.)
+          const out = answer.structuredContent as { nextStartByte?: number; nextStartLine?: number };
+          if (out.nextStartByte === undefined) return undefined;
+          // By line where the cut fell at a line end, by byte inside a line longer than the limit.
+          const at = by === 'start_line' && out.nextStartLine !== undefined ? { start_line: out.nextStartLine } : { start_byte: out.nextStartByte };
+          return { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), ...at } };
+        },
+        piece: (answer) => String(answer.structuredContent?.content),
+        whole: () => pieces,
+      })),
       cleanup: tree.cleanup,
     };
   },

@@ -71,7 +71,7 @@ describe.runIf(process.platform === 'linux')('long calls', () => {
         { onprogress: (p) => reports.push(p.progress), timeout: 60_000 },
       );
       expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as { content: string }).content).toBe('needle in a haystack of text');
+      expect((result.structuredContent as { content: string }).content).toBe('needle in a haystack of text\n');
       // One report per 256 KB read at most, growing, and reaching most of the file.
       expect(reports.length).toBeGreaterThan(10);
       expect(reports).toEqual([...reports].sort((a, b) => a - b));

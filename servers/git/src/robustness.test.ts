@@ -1,11 +1,13 @@
-import { accessSync, constants, mkdtempSync, openSync, writeSync, closeSync, realpathSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, openSync, writeFileSync, writeSync, closeSync, realpathSync } from 'node:fs';
 import { readdir, readlink, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeServerRobustness } from '@mcp-reference/test-harness';
+import { describeServerRobustness, textOfEveryWidth, type CallAnswer, type ToolCall } from '@mcp-reference/test-harness';
 import { createGitServer } from './server.js';
 import { bin } from './test-support.js';
+
+const PIECES = textOfEveryWidth(60_000);
 
 /** A repository whose one tracked file is 16 MB of text, on tmpfs when there is one. */
 function bigRepository(): string {
@@ -24,7 +26,10 @@ function bigRepository(): string {
   const fd = openSync(path.join(dir, 'big.txt'), 'w');
   for (let written = 0; written < 16 * 1024 * 1024; written += block.length) writeSync(fd, block);
   closeSync(fd);
-  execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'x'.repeat(3000)], {
+  // A file of every width of character and long lines, read back in pieces (continuations).
+  writeFileSync(path.join(dir, 'pieces.txt'), PIECES);
+  execFileSync('git', ['add', 'pieces.txt'], { cwd: dir, env });
+  execFileSync('git', ['commit', '-q', '-m', 'x'.repeat(3000)], {
     cwd: dir,
     env: { ...env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' },
   });
@@ -57,6 +62,35 @@ describeServerRobustness('git', {
       slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z ]+)+Z', regex: true } },
       // The work is git's, in a child process: it has stopped when no git runs in the repository.
       workStopped: async () => (await gitProcessesIn(dir)) === 0,
+      // At a 4 KiB limit: a 60 KB file (over 8x the limit, so streamed from git) by next_byte
+      // and by next_line, and the commit's diff by next_byte.
+      continuations: [
+        ...(['start_byte', 'start_line'] as const).map((by) => ({
+          label: `a 60 KB file at HEAD read on by ${by}`,
+          create: () => createGitServer({ repositories: [dir], maxOutputBytes: 4096, logLevel: 'error' }),
+          first: { name: 'git_file_at_ref', arguments: { repo_path: dir, path: 'pieces.txt', ...(by === 'start_byte' ? { start_byte: 0 } : {}) } },
+          next: (answer: CallAnswer, call: ToolCall) => {
+            const out = answer.structuredContent as { next_byte?: number; next_line?: number };
+            if (out.next_byte === undefined) return undefined;
+            // A line range ends without the '\n' of its last line: read on by byte, which keeps it.
+            const at = by === 'start_line' && out.next_line !== undefined ? { start_line: out.next_line } : { start_byte: out.next_byte };
+            return { name: call.name, arguments: { repo_path: dir, path: 'pieces.txt', ...at } };
+          },
+          piece: (answer: CallAnswer) => String(answer.structuredContent?.content),
+          whole: () => PIECES,
+        })),
+        {
+          label: "the commit's diff, by git_show",
+          create: () => createGitServer({ repositories: [dir], maxOutputBytes: 4096, logLevel: 'error' }),
+          first: { name: 'git_show', arguments: { repo_path: dir, revision: 'HEAD' } },
+          next: (answer: CallAnswer) => {
+            const next = answer.structuredContent?.next_byte as number | undefined;
+            return next === undefined ? undefined : { name: 'git_show', arguments: { repo_path: dir, revision: 'HEAD', start_byte: next } };
+          },
+          piece: (answer: CallAnswer) => String(answer.structuredContent?.diff),
+          whole: () => execFileSync('git', ['show', '--format=', '--first-parent', 'HEAD'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).replace(/^\n+/, ''),
+        },
+      ],
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };
   },

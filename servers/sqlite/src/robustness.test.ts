@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { describeServerRobustness, makeSqliteDb } from '@mcp-reference/test-harness';
+import Database from 'better-sqlite3';
+import { describeServerRobustness, makeSqliteDb, type CallAnswer } from '@mcp-reference/test-harness';
 import { createSqliteServer } from './server.js';
 import { bin } from './test-support.js';
 
@@ -27,7 +28,15 @@ describeServerRobustness('sqlite', {
       INSERT INTO users (name) VALUES ('ada'), ('grace');
       CREATE TABLE lines (id INTEGER PRIMARY KEY, body TEXT);
       WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO lines SELECT x, printf('%.*c', 50, 'x') FROM c;
+      CREATE TABLE mixed (id INTEGER PRIMARY KEY, t TEXT, r REAL, n INTEGER);
+      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500)
+        INSERT INTO mixed SELECT x,
+          CASE x % 4 WHEN 0 THEN NULL WHEN 1 THEN 'é€😀 ' || x WHEN 2 THEN printf('%.*c', x, 'y') ELSE char(13, 10) || x END,
+          x / 7.0, CASE WHEN x % 5 = 0 THEN NULL ELSE x * 1000003 END
+        FROM c;
     `);
+    /** Rows as JSON lines: what the pages of read_query put together must be. */
+    const jsonLines = (rows: unknown[][]) => rows.map((row) => `${JSON.stringify(row)}\n`).join('');
     return {
       args: ['--db-path', db.file, '--timeout-ms', '120000'],
       create: ({ maxResultBytes }) => createSqliteServer({ dbPath: db.file, maxResultBytes, logLevel: 'error' }),
@@ -42,6 +51,28 @@ describeServerRobustness('sqlite', {
         await new Promise((resolve) => setTimeout(resolve, 300));
         return (await engineTicks(db.file)) - before <= 3;
       },
+      // 500 rows of text, reals, integers and NULLs in pages of 37, by nextCursor: the pages are the table.
+      continuations: [
+        {
+          label: 'a table of 500 rows in pages of 37',
+          create: () => createSqliteServer({ dbPath: db.file, maxRows: 37, logLevel: 'error' }),
+          first: { name: 'read_query', arguments: { query: 'SELECT * FROM mixed' } },
+          next: (answer: CallAnswer) => {
+            const cursor = answer.structuredContent?.nextCursor as string | undefined;
+            return cursor === undefined ? undefined : { name: 'read_query', arguments: { query: 'SELECT * FROM mixed', cursor } };
+          },
+          piece: (answer: CallAnswer) => jsonLines(answer.structuredContent?.rows as unknown[][]),
+          whole: () => {
+            const raw = new Database(db.file, { readonly: true });
+            try {
+              return jsonLines(raw.prepare('SELECT * FROM mixed').raw(true).all() as unknown[][]);
+            } finally {
+              raw.close();
+            }
+          },
+          minPieces: 10,
+        },
+      ],
       cleanup: db.cleanup,
     };
   },

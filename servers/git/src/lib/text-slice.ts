@@ -148,8 +148,11 @@ export class TextSlicer {
       data = data.subarray(0, end);
     }
     let content = data.toString('utf8');
-    // A line range is its lines joined by '\n', as before; a whole read or a byte range is the bytes as they are.
-    if (byLine && (start_line !== undefined || end_line !== undefined) && content.endsWith('\n')) content = content.slice(0, -1);
+    // A line range (end_line) is its lines joined by '\n', without the one after its last line;
+    // a piece of it that was cut keeps its last '\n', so that the pieces put together are the
+    // range. A read to the end (from a line, from a byte, whole) is the bytes as they are, so
+    // that pieces read on by next_line or next_byte put together are the file.
+    if (byLine && end_line !== undefined && !answer.truncated && content.endsWith('\n')) content = content.slice(0, -1);
     answer.content = content;
     return answer;
   }
