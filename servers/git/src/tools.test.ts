@@ -119,6 +119,27 @@ describe('official tools', () => {
     }
   }, 120_000);
 
+  it('refuses to read on in a work-tree diff that changed since the piece before, instead of answering from mid-line', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    try {
+      const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
+      await writeFile(repo.path('src/a.txt'), `${lines.join('\n')}\n`);
+      const first = await small.ok('git_diff_unstaged', { repo_path: repo.root });
+      expect(first.truncated).toBe(true);
+      // The next piece, read while nothing changed, is accepted.
+      expect((await small.ok('git_diff_unstaged', { repo_path: repo.root, start_byte: first.next_byte })).diff.length).toBeGreaterThan(0);
+      // One character more in the first line moves every later line by a byte: the old next_byte now falls mid-line.
+      await writeFile(repo.path('src/a.txt'), `${['line 0x', ...lines.slice(1)].join('\n')}\n`);
+      expect(await refusal(small, 'git_diff_unstaged', { repo_path: repo.root, start_byte: first.next_byte })).toMatch(
+        /start_byte \d+ is not where a piece of the diff ended: the diff has changed since that piece .*Read it again from the start, without start_byte/,
+      );
+      // Read again from the start, the changed diff is answered.
+      expect((await small.ok('git_diff_unstaged', { repo_path: repo.root })).diff).toContain('+line 0x');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('git_add, git_commit, git_log and git_show work together and link commits', async () => {
     await writeFile(repo.path('c.txt'), 'charlie\n');
     expect((await s.ok('git_add', { repo_path: repo.root, files: ['c.txt'] })).staged).toEqual(['c.txt']);

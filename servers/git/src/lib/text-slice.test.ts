@@ -113,6 +113,41 @@ describe('TextSlicer', () => {
     expect(slice(Buffer.from('a\nb\nc\n'), { maxBytes: 4096, start_line: 2, end_line: 3 })).toMatchObject({ content: 'b\nc' });
   });
 
+  it('with onlyPieceEnds, reads on from every next_byte it gave and refuses a start_byte no piece can have ended at', () => {
+    const piece = (blob: Buffer, range: SliceRange, chunk: number) => {
+      const slicer = new TextSlicer(range, { name: 'the diff', detectBinary: false, onlyPieceEnds: true });
+      let stopped = false;
+      for (let at = 0; at < blob.length && !stopped; at += chunk) stopped = slicer.push(blob.subarray(at, at + chunk));
+      return slicer.finish(undefined);
+    };
+    for (const maxBytes of [4096, 5000]) {
+      for (const chunk of [7, 4093, BLOB.length]) {
+        const pieces: string[] = [];
+        for (let start_byte = 0, calls = 0; ; calls++) {
+          expect(calls).toBeLessThan(100);
+          const out = piece(BLOB, { maxBytes, start_byte }, chunk);
+          pieces.push(out.content);
+          if (!out.truncated) break;
+          start_byte = out.next_byte!;
+        }
+        expect(pieces.join('')).toBe(TEXT);
+      }
+    }
+    // A line start, or at least the limit less 3 bytes into a longer line: where a piece can end.
+    const text = Buffer.from(`first line\nsecond line\n${'x'.repeat(10_000)}\nlast`);
+    const long = 'first line\nsecond line\n'.length;
+    for (const chunk of [1, 5, text.length]) {
+      for (const start_byte of [0, 11, long, long + 4093, long + 9000, text.length - 4]) {
+        expect(() => piece(text, { maxBytes: 4096, start_byte }, chunk), `start_byte ${start_byte}`).not.toThrow();
+      }
+      for (const start_byte of [3, 15, long + 1, long + 4092, text.length - 2]) {
+        expect(() => piece(text, { maxBytes: 4096, start_byte }, chunk), `start_byte ${start_byte}`).toThrow(
+          /start_byte \d+ is not where a piece of the diff ended: the diff has changed since that piece/,
+        );
+      }
+    }
+  });
+
   it('refuses a start_line past the end and a start_byte inside a character, and knows binary', () => {
     expect(() => slice(Buffer.from('a\nb\n'), { maxBytes: 4096, start_line: 3 })).toThrow(/start_line 3 is past the end of f.txt, which has 2 lines/);
     expect(() => slice(Buffer.from('a\nb'), { maxBytes: 4096, start_line: 3 })).toThrow(/which has 2 lines/);

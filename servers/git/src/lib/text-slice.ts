@@ -28,6 +28,13 @@ export interface SliceOptions {
   name: string;
   /** Report a NUL in the first 8,000 bytes as binary (git's own test), as for files; off for a diff. */
   detectBinary?: boolean;
+  /**
+   * Accept as start_byte only a place where a piece of this text can have ended (a line
+   * start, or at least the limit into a line longer than it): for a text that can change
+   * between two calls (a diff of the work tree), so that reading on in a text that changed
+   * is refused, in most cases, instead of answering from the middle of some other line.
+   */
+  onlyPieceEnds?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -57,6 +64,7 @@ export class TextSlicer {
   private offset = 0; // bytes of the text looked at
   private newlines = 0; // '\n' among them
   private last = -1; // the last byte looked at
+  private lineStart = 0; // where the line of the next byte to look at starts
   private from = -1; // blob offset of the first byte returned, once reached
   private fromLine = 0; // the line that byte is in
   private readonly kept: Buffer[] = [];
@@ -87,6 +95,14 @@ export class TextSlicer {
       part = chunk.subarray(at);
       if (this.range.start_byte !== undefined && part.length > 0 && (part[0] & 0xc0) === 0x80 && this.splitsCharacter(chunk, at)) {
         this.refused = `start_byte ${this.range.start_byte} falls inside a multi-byte character of ${this.options.name}. Pass the next_byte of an earlier answer.`;
+        return (this.done = true);
+      }
+      // A piece ends at a line end, or, in a line longer than the limit, at most 3 bytes short of it (a whole character).
+      const intoLine = this.from - this.lineStart;
+      if (this.options.onlyPieceEnds && this.range.start_byte !== undefined && intoLine > 0 && intoLine < this.range.maxBytes - 3) {
+        this.refused =
+          `start_byte ${this.range.start_byte} is not where a piece of ${this.options.name} ended: ${this.options.name} has changed since ` +
+          'that piece (or the number is not a next_byte). Read it again from the start, without start_byte.';
         return (this.done = true);
       }
     }
@@ -199,6 +215,7 @@ export class TextSlicer {
   /** `bytes`, holding `newlines` of '\n', were looked at. */
   private passed(bytes: Buffer, newlines: number): void {
     if (bytes.length === 0) return;
+    if (newlines > 0) this.lineStart = this.offset + bytes.lastIndexOf(NEWLINE) + 1;
     this.newlines += newlines;
     this.offset += bytes.length;
     this.last = bytes[bytes.length - 1];

@@ -61,7 +61,10 @@ export const startByte = z
   .int()
   .min(0)
   .optional()
-  .describe('Byte offset to read on from in a diff that was cut (its next_byte): the same diff from there, up to the output limit');
+  .describe(
+    'Byte offset to read on from in a diff that was cut (its next_byte): the same diff from there, up to the output limit. ' +
+      'An offset where no piece can have ended (the work tree changed since, most often) is refused: read again from the start',
+  );
 
 /** What the diff tools say after a piece that was cut. */
 export function diffCutNote(out: { truncated: boolean; next_byte?: number }): string {
@@ -113,7 +116,7 @@ export function diffFileLinks(ctx: Ctx, repo: Repo, ref: string, files: readonly
  * piece only, so that offsets stay those of git's output.
  */
 export async function runDiff(ctx: Ctx, repo: Repo, args: readonly string[], start_byte = 0, trimStart = false) {
-  const slicer = new TextSlicer({ start_byte, maxBytes: ctx.maxOutputBytes }, { name: 'the diff', detectBinary: false });
+  const slicer = new TextSlicer({ start_byte, maxBytes: ctx.maxOutputBytes }, { name: 'the diff', detectBinary: false, onlyPieceEnds: true });
   await git(ctx, repo, args, { onData: progressByBytes(ctx), onChunk: (chunk) => slicer.push(chunk) });
   const piece = slicer.finish(undefined);
   const diff = trimStart && start_byte === 0 ? piece.content.replace(/^\n+/, '') : piece.content;
