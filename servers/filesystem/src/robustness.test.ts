@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it, expect } from 'vitest';
-import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles, textOfEveryWidth } from '@mcp-reference/test-harness';
+import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles, textOfEveryWidth, type Continuation } from '@mcp-reference/test-harness';
 import { createFilesystemServer } from './server.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
@@ -27,21 +27,35 @@ describeServerRobustness('filesystem', {
       // before the cancellation this test sends).
       slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: 'a[ab]{250}$' } },
       // Read in pieces of at most 4 KiB, by byte and by line: the pieces are the file.
-      continuations: (['start_byte', 'start_line'] as const).map((by) => ({
-        label: `a 60 KB file read on by ${by}`,
-        create: () => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', maxReadBytes: 4096 }),
-        first: { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), [by]: by === 'start_byte' ? 0 : 1 } },
-        next: (answer) => {
-          // (`truncated` is also true for the last piece: the file has more than its content.)
-          const out = answer.structuredContent as { nextStartByte?: number; nextStartLine?: number };
-          if (out.nextStartByte === undefined) return undefined;
-          // By line where the cut fell at a line end, by byte inside a line longer than the limit.
-          const at = by === 'start_line' && out.nextStartLine !== undefined ? { start_line: out.nextStartLine } : { start_byte: out.nextStartByte };
-          return { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), ...at } };
+      continuations: [
+        ...(['start_byte', 'start_line'] as const).map((by): Continuation => ({
+          label: `a 60 KB file read on by ${by}`,
+          create: () => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error', maxReadBytes: 4096 }),
+          first: { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), [by]: by === 'start_byte' ? 0 : 1 } },
+          next: (answer) => {
+            // (`truncated` is also true for the last piece: the file has more than its content.)
+            const out = answer.structuredContent as { nextStartByte?: number; nextStartLine?: number };
+            if (out.nextStartByte === undefined) return undefined;
+            // By line where the cut fell at a line end, by byte inside a line longer than the limit.
+            const at = by === 'start_line' && out.nextStartLine !== undefined ? { start_line: out.nextStartLine } : { start_byte: out.nextStartByte };
+            return { name: 'read_text_file', arguments: { path: tree.path('pieces.txt'), ...at } };
+          },
+          piece: (answer) => String(answer.structuredContent?.content),
+          whole: () => pieces,
+        })),
+        {
+          // Matches by cursor, 7 a page: every .txt file of the directory, in name order.
+          label: 'search_files results in pages of 7',
+          create: () => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' }),
+          first: { name: 'search_files', arguments: { path: tree.dir, pattern: '*.txt', max_results: 7 } },
+          next: (answer) => {
+            const cursor = answer.structuredContent?.nextCursor as string | undefined;
+            return cursor === undefined ? undefined : { name: 'search_files', arguments: { path: tree.dir, pattern: '*.txt', max_results: 7, cursor } };
+          },
+          piece: (answer) => (answer.structuredContent?.matches as { path: string }[]).map((m) => `${path.basename(m.path)}\n`).join(''),
+          whole: async () => (await readdir(tree.dir)).filter((name) => name.endsWith('.txt')).sort().map((name) => `${name}\n`).join(''),
         },
-        piece: (answer) => String(answer.structuredContent?.content),
-        whole: () => pieces,
-      })),
+      ],
       cleanup: tree.cleanup,
     };
   },
