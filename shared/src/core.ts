@@ -7,3 +7,4 @@ export { RawJson } from './raw-json.js';
 export { nodeCrypto, childProcess } from './lazy-builtins.js';
 export type { Disposer, Root } from './types.js';
 export { characterBoundary, characterLength, codePointBoundary, codePointLength } from './character-boundary.js';
+export { readOwnFileSync, type OwnFileOptions, type OwnFileRead } from './read-own-file.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { isWithin } from './path-policy.js';
 import { parseGitignoreRules } from './gitignore-rules.js';
 import type { GitignoreRules } from './gitignore-rules.js';
-import { readOwnFileSync } from './read-own-file.js';
+import { readOwnFileSync } from '@mcp-reference/shared/core';
+import { procPathOfFd } from './open-checked.js';
 
 /**
  * .gitignore rules as git applies them to a working tree: each .gitignore speaks about
@@ -51,13 +52,14 @@ export function parseGitignore(text: string): GitignoreRules | undefined {
  * that already listed `dir` pass `hasFile` to skip the read when there is no such file.
  * An unreadable .gitignore is treated as absent, as git does; one that is not a regular
  * file, is a symlink, is over MAX_GITIGNORE_BYTES or is not really in `realDir` is
- * skipped and reported to `onSkip` (read-own-file.ts).
+ * skipped and reported to `onSkip` (readOwnFileSync in the base).
  */
 export function withGitignoreOf(stack: GitignoreStack, dir: string, hasFile = true, options: GitignoreReadOptions = {}): GitignoreStack {
   if (!hasFile) return stack;
   const file = path.join(dir, GITIGNORE_FILE);
   const read = readOwnFileSync(file, {
     maxBytes: MAX_GITIGNORE_BYTES,
+    realPathOf: procPathOfFd,
     expected: options.realDir === undefined ? undefined : path.join(options.realDir, GITIGNORE_FILE),
   });
   if ('skipped' in read) options.onSkip?.(file, read.skipped);

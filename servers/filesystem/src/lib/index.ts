@@ -125,8 +125,8 @@
  * gitignore.ts   parseGitignore, withGitignoreOf, loadGitignoreChain, isIgnored (skipped files reported via onSkip)
  * gitignore-rules.ts parseGitignoreRules(text, { ignoreCase? }).test(rel, isDirectory): git's matching, one
  *                hash lookup per kind of rule (names, extensions, prefixes, anchored paths), not a try per rule
- * read-own-file.ts readOwnFileSync(file, { maxBytes, expected? })   a file the server reads for itself:
- *                regular, not a symlink, no blocking open, size-capped, where expected
+ *                (a .gitignore is read with the base's readOwnFileSync: regular, not a symlink, no
+ *                blocking open, size-capped, where expected)
  * case-sensitivity.ts isCaseInsensitiveAt(dir), createGlobSettings(platform): per allowed directory
  * re2js-source.ts re2jsSource(), loadRE2JS()   re2js as text (for workers) and evaluated once per thread
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
@@ -166,7 +166,6 @@ export * from './copy-move.js';
 export * from './mime.js';
 export * from './format-size.js';
 export * from './gitignore.js';
-export * from './read-own-file.js';
 export * from './case-sensitivity.js';
 export * from './re2js-source.js';
 export * from './time-slice.js';

@@ -1,12 +1,17 @@
-import { readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readGitFile } from './git-file.js';
 import path from 'node:path';
 
 /** git follows chains of alternates this deep (transport.c: 5). */
 const MAX_ALTERNATE_DEPTH = 5;
 
 /** The real path a symbolic link leads to, or where it would lead if its target does not exist yet. */
-async function linkTarget(link: string): Promise<string> {
-  return realpath(link).catch(async () => path.resolve(path.dirname(link), await readlink(link)));
+function linkTarget(link: string): string {
+  try {
+    return realpathSync.native(link);
+  } catch {
+    return path.resolve(path.dirname(link), readlinkSync(link));
+  }
 }
 
 /**
@@ -28,47 +33,63 @@ const SETTLED_MS = 2_000;
  * link, and its answers (an error quoting the first line of the file) would carry a
  * file of another place to the client.
  */
-async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, cache: MetadataCache | undefined): Promise<string | undefined> {
-  // A level of directories at a time, read together.
+function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, cache: MetadataCache | undefined): string | undefined {
+  // A level of directories at a time. Synchronous: a stat of a directory never waits on
+  // anything but the disk (no FIFO is opened), and these are a few dozen a call, which
+  // through the thread pool cost more than the call itself (100 calls sent together
+  // queued behind each other's).
   let level = [gitDir];
   while (level.length > 0) {
     const next: string[] = [];
     const links: string[] = [];
-    await Promise.all(
-      level.map(async (dir) => {
-        const info = await stat(dir).catch(() => undefined);
-        if (info === undefined) return;
-        const stamp = `${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
-        const known = cache?.get(dir);
-        if (known?.stamp === stamp) {
-          next.push(...known.subdirs);
-          return;
+    for (const dir of level) {
+      let info: Stats | undefined;
+      try {
+        info = statSync(dir, { throwIfNoEntry: false });
+      } catch {
+        // unreadable: nothing under it to follow
+      }
+      if (info === undefined) continue;
+      const stamp = `${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
+      const known = cache?.get(dir);
+      if (known?.stamp === stamp) {
+        next.push(...known.subdirs);
+        continue;
+      }
+      let entries: Dirent[] = [];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        // vanished or unreadable: nothing under it to follow
+      }
+      const subdirs: string[] = [];
+      let linked = false;
+      for (const entry of entries) {
+        // Hooks never run here, and git itself never reads .git/lfs: a shared hooks
+        // directory or LFS store linked from elsewhere is no way out.
+        if (dir === gitDir && (entry.name === 'hooks' || entry.name === 'lfs')) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          // Loose objects (objects/ab/cdef...) are not looked at one by one: up to 256
+          // directories at every call. A fan-out directory that is itself a link is caught.
+          if (!(path.basename(dir) === 'objects' && /^[0-9a-f]{2}$/.test(entry.name))) subdirs.push(full);
+        } else if (entry.isSymbolicLink()) {
+          links.push(full);
+          linked = true;
         }
-        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-        const subdirs: string[] = [];
-        let linked = false;
-        for (const entry of entries) {
-          // Hooks never run here, and git itself never reads .git/lfs: a shared hooks
-          // directory or LFS store linked from elsewhere is no way out.
-          if (dir === gitDir && (entry.name === 'hooks' || entry.name === 'lfs')) continue;
-          const full = path.join(dir, entry.name);
-          if (entry.isDirectory()) {
-            // Loose objects (objects/ab/cdef...) are not looked at one by one: up to 256
-            // directories at every call. A fan-out directory that is itself a link is caught.
-            if (!(path.basename(dir) === 'objects' && /^[0-9a-f]{2}$/.test(entry.name))) subdirs.push(full);
-          } else if (entry.isSymbolicLink()) {
-            links.push(full);
-            linked = true;
-          }
-        }
-        next.push(...subdirs);
-        // Only a directory with no link at all is remembered: a link's target can change under it.
-        if (!linked && Date.now() - info.mtimeMs > SETTLED_MS) cache?.set(dir, { stamp, subdirs });
-        else cache?.delete(dir);
-      }),
-    );
+      }
+      next.push(...subdirs);
+      // Only a directory with no link at all is remembered: a link's target can change under it.
+      if (!linked && Date.now() - info.mtimeMs > SETTLED_MS) cache?.set(dir, { stamp, subdirs });
+      else cache?.delete(dir);
+    }
     for (const link of links) {
-      const target = await linkTarget(link).catch(() => link);
+      let target = link;
+      try {
+        target = linkTarget(link);
+      } catch {
+        // gone meanwhile: judged by its own path
+      }
       if (!inside(target)) return `${link} is a symbolic link to ${target}, outside the allowed repositories; refusing to use this repository.`;
     }
     level = next;
@@ -76,9 +97,17 @@ async function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, c
   return undefined;
 }
 
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
 /** The object directories an `objects/info/alternates` file lends to git (relative lines are relative to `objects`). */
-async function alternatesOf(objects: string): Promise<string[]> {
-  const text = await readFile(path.join(objects, 'info', 'alternates'), 'utf8').catch(() => '');
+function alternatesOf(objects: string): string[] {
+  const text = readGitFile(path.join(objects, 'info', 'alternates')) ?? '';
   const out: string[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -105,7 +134,7 @@ export async function metadataOutside(
   cache?: MetadataCache,
 ): Promise<string | undefined> {
   for (const dir of new Set(gitDirs)) {
-    const reason = await linkLeavingArea(dir, inside, cache);
+    const reason = linkLeavingArea(dir, inside, cache);
     if (reason) return reason;
   }
   const seen = new Set<string>();
@@ -113,8 +142,8 @@ export async function metadataOutside(
   for (let depth = 0; depth <= MAX_ALTERNATE_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const store of level) {
-      for (const alternate of await alternatesOf(store)) {
-        const real = await realpath(alternate).catch(() => alternate);
+      for (const alternate of alternatesOf(store)) {
+        const real = realOrSelf(alternate);
         if (!inside(real)) {
           return `${path.join(store, 'info', 'alternates')} lends objects from ${alternate}, outside the allowed repositories; refusing to use this repository.`;
         }

@@ -1,7 +1,10 @@
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithinPath, nodeCrypto } from '@mcp-reference/shared/core';
 import { metadataOutside, type MetadataCache } from './metadata-guard.js';
+import { AccessError } from './access-error.js';
+import { readGitFile } from './git-file.js';
 
 /** A repository this server may work in, with everything resolved to real paths. */
 export interface Repo {
@@ -15,10 +18,7 @@ export interface Repo {
   id: string;
 }
 
-/** A request this server refuses, with what to do instead. */
-export class AccessError extends Error {
-  override name = 'AccessError';
-}
+export { AccessError };
 
 export const NO_REPOSITORY =
   'No repository is configured. Start the server with --repository /path/to/repo (repeatable), ' +
@@ -29,11 +29,29 @@ export function repoId(root: string): string {
   return `${base}-${nodeCrypto().createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
 
+/** Whether `file` exists (a symbolic link counts, whatever it leads to). */
+function entryExists(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The real path of `file`, or undefined when it does not resolve. */
+function realOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The nearest ancestor of `dir` (itself included) with a `.git` entry. */
 export async function findRepoRoot(dir: string): Promise<string | undefined> {
   let current = dir;
   for (;;) {
-    if (await lstat(path.join(current, '.git')).then(() => true, () => false)) return current;
+    if (entryExists(path.join(current, '.git'))) return current;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
     current = parent;
@@ -72,9 +90,12 @@ export async function resolveRepo(requested: string, areas: readonly string[], c
     throw new AccessError('repo_path must be the path of a repository (or a directory inside one).');
   }
   const absolute = path.isAbsolute(requested) ? requested : path.resolve(areas[0], requested);
-  const real = await realpath(absolute).catch(() => undefined);
+  // Synchronous, like the reads of the git directory below (git-file.ts): metadata of a few
+  // entries, which through the thread pool cost more than the call itself. No step opens a
+  // file that could block.
+  const real = realOrUndefined(absolute);
   if (real === undefined) throw new AccessError(`${requested} does not exist. Allowed repositories: ${areas.join(', ')}`);
-  if (!(await stat(real)).isDirectory()) throw new AccessError(`${requested} is not a directory. Give the path of a repository.`);
+  if (!statSync(real).isDirectory()) throw new AccessError(`${requested} is not a directory. Give the path of a repository.`);
   const inside = (p: string) => areas.some((area) => isWithinPath(area, p));
   if (!inside(real)) throw new AccessError(`${requested} is outside the allowed repositories: ${areas.join(', ')}`);
   const root = await findRepoRoot(real);
@@ -82,14 +103,14 @@ export async function resolveRepo(requested: string, areas: readonly string[], c
     throw new AccessError(`${requested} is not inside a git repository. Allowed repositories: ${areas.join(', ')}`);
   }
   const dotGit = path.join(root, '.git');
-  const info = await lstat(dotGit);
+  const info = lstatSync(dotGit);
   let gitDir: string;
-  if (info.isDirectory()) gitDir = await realpath(dotGit);
+  if (info.isDirectory()) gitDir = realpathSync.native(dotGit);
   else if (info.isFile()) {
-    const text = await readFile(dotGit, 'utf8');
+    const text = readGitFile(dotGit) ?? '';
     const match = /^gitdir: (.+)$/m.exec(text);
     if (!match) throw new AccessError(`${dotGit} is not a valid .git file.`);
-    const target = await realpath(path.resolve(root, match[1].trim())).catch(() => undefined);
+    const target = realOrUndefined(path.resolve(root, match[1].trim()));
     if (target === undefined) throw new AccessError(`${dotGit} points to ${match[1].trim()}, which does not exist.`);
     gitDir = target;
   } else throw new AccessError(`${dotGit} is a symlink or special file; refusing to follow it.`);
@@ -97,15 +118,15 @@ export async function resolveRepo(requested: string, areas: readonly string[], c
     throw new AccessError(`${root}'s .git points to ${gitDir}, outside the allowed repositories; refusing to use it.`);
   }
   let commonDir = gitDir;
-  const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  const common = readGitFile(path.join(gitDir, 'commondir'));
   if (common !== undefined) {
-    const target = await realpath(path.resolve(gitDir, common.trim())).catch(() => undefined);
+    const target = realOrUndefined(path.resolve(gitDir, common.trim()));
     if (target === undefined || !inside(target)) {
       throw new AccessError(`${root} is a worktree whose repository (${common.trim()}) is outside the allowed repositories; refusing to use it.`);
     }
     commonDir = target;
   }
-  if (!(await stat(path.join(gitDir, 'HEAD')).then(() => true, () => false))) {
+  if (realOrUndefined(path.join(gitDir, 'HEAD')) === undefined) {
     throw new AccessError(`${gitDir} is not a git directory (no HEAD).`);
   }
   const escape = await metadataOutside([gitDir, commonDir], path.join(commonDir, 'objects'), inside, cache);

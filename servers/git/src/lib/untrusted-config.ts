@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isWithinPath } from '@mcp-reference/shared/core';
 import { driverOverrides, GitError, runGit } from './git-runner.js';
+import { readGitFile } from './git-file.js';
 
 /** Where git runs: a work tree and its git directory (and, when known, the common one). */
 interface Target {
@@ -151,7 +152,7 @@ async function submoduleGitDir(dir: string): Promise<string | undefined> {
   const info = await stat(dotGit).catch(() => undefined);
   if (info === undefined) return undefined;
   if (info.isDirectory()) return dotGit;
-  const match = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+  const match = /^gitdir: (.+)$/m.exec(readGitFile(dotGit) ?? '');
   return match ? path.resolve(dir, match[1].trim()) : undefined;
 }
 

@@ -1,15 +1,16 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposer } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
+import { PACKED_REFS_BYTES, readGitFile } from './git-file.js';
 import { nodeCrypto } from '@mcp-reference/shared/core';
 
 /** A ref's value read straight from the files (no git spawn): loose file, else packed-refs. */
 export async function readRefFile(repo: Repo, ref: string): Promise<string> {
-  const loose = await readFile(path.join(ref === 'HEAD' ? repo.gitDir : repo.commonDir, ref), 'utf8').catch(() => undefined);
+  // A symlinked ref reads as '' (unknown): commitOf then asks git, which follows it.
+  const loose = readGitFile(path.join(ref === 'HEAD' ? repo.gitDir : repo.commonDir, ref), { symlink: 'empty' });
   if (loose !== undefined) return loose.trim();
-  const packed = await readFile(path.join(repo.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  const packed = readGitFile(path.join(repo.commonDir, 'packed-refs'), { maxBytes: PACKED_REFS_BYTES, symlink: 'empty' }) ?? '';
   const line = packed.split('\n').find((row) => row.endsWith(` ${ref}`));
   return line ? line.split(' ')[0] : '';
 }
