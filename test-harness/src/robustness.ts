@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { McpServer, Root } from '@mcp-reference/shared';
 import { serveHttp } from '@mcp-reference/shared/http';
 import { silentLogger } from '@mcp-reference/shared';
 import { connectHttp, connectInMemory, connectStdio, spawnHttpServer, type Connection } from './clients.js';
 import { isWellFormedText } from './tool-session.js';
+import { makeSpecialFile } from './special-files.js';
 import {
   cpuLoad,
   POST_HEADERS,
@@ -60,6 +61,13 @@ export interface RobustnessFixture {
    * check is skipped.
    */
   continuations?: Continuation[];
+  /**
+   * A file the server opens for itself (no client names it: a .gitignore met on a walk, a
+   * git ref), with a call that reads it. The suite turns it into a FIFO for a while and
+   * checks that six such calls at once answer (or are refused) without waiting on it, and
+   * that the server still answers a ping. Without one, the check is skipped.
+   */
+  ownFile?: { path: string; call: ToolCall };
   cleanup(): Promise<void>;
 }
 
@@ -304,6 +312,34 @@ export function describeServerRobustness(name: string, options: RobustnessOption
         }
       },
       120_000,
+    );
+
+    it(
+      'does not wait on a file it opens for itself that turned into a FIFO, and keeps answering',
+      async (context) => {
+        if (!fixture.ownFile || process.platform !== 'linux') return context.skip();
+        const { path: file, call } = fixture.ownFile;
+        const aside = `${file}.robustness-aside`;
+        const existed = existsSync(file);
+        if (existed) renameSync(file, aside);
+        const fifo = makeSpecialFile(file, 'fifo');
+        const connection = await connectStdio(process.execPath, [options.bin, ...fixture.args], { roots: fixture.roots });
+        try {
+          // More calls than Node's thread pool has threads: a read of the FIFO there held one for good.
+          const answers = await Promise.all(Array.from({ length: 6 }, () => connection.client.callTool(call, undefined, { timeout: 60_000 })));
+          for (const answer of answers) expect(answer.content, JSON.stringify(answer).slice(0, 300)).toBeDefined();
+          // (Not the quick call: it may run a program that reads the file itself, git listing branches, say.)
+          await expect(alive(connection)).resolves.toBeDefined();
+          // All of it before the rescuer (a process that opens the FIFO for writing after 8 s, so a stuck server cannot hang the run).
+          expect(fifo.rescued(), `the server waited on ${file}`).toBe(false);
+        } finally {
+          await connection.close();
+          fifo.dispose();
+          rmSync(file, { force: true });
+          if (existed) renameSync(aside, file);
+        }
+      },
+      60_000,
     );
 
     // The calls a client makes run in both eras: SDK v1's client (2025) and SDK v2's

@@ -26,6 +26,8 @@ describeServerRobustness('filesystem', {
       // match) takes seconds even on a quiet machine, on a worker thread (1 MB took 0.6 s: answered
       // before the cancellation this test sends).
       slowCall: { name: 'grep_files', arguments: { path: tree.path('slow.txt'), pattern: 'a[ab]{250}$' } },
+      // The .gitignore a listing reads for itself.
+      ownFile: { path: tree.path('.gitignore'), call: { name: 'list_directory', arguments: { path: tree.dir } } },
       // Read in pieces of at most 4 KiB, by byte and by line: the pieces are the file.
       continuations: [
         ...(['start_byte', 'start_line'] as const).map((by): Continuation => ({

@@ -62,6 +62,8 @@ describeServerRobustness('git', {
       slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z ]+)+Z', regex: true } },
       // The work is git's, in a child process: it has stopped when no git runs in the repository.
       workStopped: async () => (await gitProcessesIn(dir)) === 0,
+      // The branch HEAD names, which the server reads itself to know the commit.
+      ownFile: { path: path.join(dir, '.git', 'refs', 'heads', 'main'), call: { name: 'git_file_at_ref', arguments: { repo_path: dir, path: 'pieces.txt' } } },
       // At a 4 KiB limit: a 60 KB file (over 8x the limit, so streamed from git) by next_byte
       // and by next_line, and the commit's diff by next_byte.
       continuations: [
