@@ -114,7 +114,7 @@ export function textOfEveryWidth(bytes: number): string {
   for (let i = 0; size < bytes; i++) {
     const line =
       i % 7 === 3
-        ? 'é€😀x'.repeat(700 + (i % 5) * 311) // 7,000-14,000 bytes: longer than a 4 KiB limit
+        ? 'é€😀x'.repeat(700 + (i % 5) * 311) // 7-20 KB: longer than a 4 KiB limit
         : i % 7 === 5
           ? ''
           : `line ${i}: ${[...'aé€😀'].slice(0, 1 + (i % 4)).join('')} ${'word '.repeat(i % 13)}${i % 3 === 0 ? '\r' : ''}`;

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { readOwnFileSync } from '@mcp-reference/shared/core';
 import { AccessError } from './access-error.js';
 
@@ -21,5 +20,5 @@ export function readGitFile(file: string, options: { maxBytes?: number; symlink?
   if ('text' in read) return read.text;
   if ('absent' in read) return undefined;
   if (read.kind === 'symlink' && options.symlink === 'empty') return '';
-  throw new AccessError(`${file} cannot be read: ${read.skipped}. Refusing to use the repository at ${path.dirname(file)} until it is a plain file again.`);
+  throw new AccessError(`${file} cannot be read: ${read.skipped}. This repository is refused until that file is an ordinary file again.`);
 }
