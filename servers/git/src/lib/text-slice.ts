@@ -63,8 +63,7 @@ export function linesIn(bytes: Buffer): number {
 export class TextSlicer {
   private offset = 0; // bytes of the text looked at
   private newlines = 0; // '\n' among them
-  private last = -1; // the last byte looked at
-  private lineStart = 0; // where the line of the next byte to look at starts
+  private lineStart = 0; // where the line of the next byte to look at starts (= offset after a '\n')
   private from = -1; // blob offset of the first byte returned, once reached
   private fromLine = 0; // the line that byte is in
   private readonly kept: Buffer[] = [];
@@ -129,7 +128,8 @@ export class TextSlicer {
 
   /** Lines in what `push` looked at: the whole blob's when it never said it had enough. */
   get linesSeen(): number {
-    return this.newlines + (this.offset > 0 && this.last !== NEWLINE ? 1 : 0);
+    // A last line without its '\n' is one more.
+    return this.newlines + (this.lineStart < this.offset ? 1 : 0);
   }
 
   /** The answer, once the text has ended or `push` said it had enough; `total_lines` when known. */
@@ -218,7 +218,6 @@ export class TextSlicer {
     if (newlines > 0) this.lineStart = this.offset + bytes.lastIndexOf(NEWLINE) + 1;
     this.newlines += newlines;
     this.offset += bytes.length;
-    this.last = bytes[bytes.length - 1];
   }
 }
 
