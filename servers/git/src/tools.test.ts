@@ -112,7 +112,11 @@ describe('official tools', () => {
       expect(shown.whole.startsWith('diff --git')).toBe(true);
       // The text says how to read on; past the end is refused.
       const first = await small.call('git_show', { repo_path: repo.root, revision: 'HEAD' });
-      expect(textOf(first)).toMatch(/\[diff truncated: read on with start_byte \d+, or narrow it with path\]$/);
+      // git_show takes no path: its note names only start_byte; the work-tree diff's names path too.
+      expect(textOf(first)).toMatch(/\[diff truncated: read on with start_byte \d+\]$/);
+      expect(textOf(await small.call('git_diff', { repo_path: repo.root, target: 'HEAD~1' }))).toMatch(
+        /\[diff truncated: read on with start_byte \d+, or narrow it with path\]$/,
+      );
       expect(await refusal(small, 'git_show', { repo_path: repo.root, revision: 'HEAD', start_byte: 10_000_000 })).toMatch(/start_byte 10000000 is past the end of the diff, which has \d+ bytes/);
     } finally {
       await small.close();

@@ -66,9 +66,9 @@ export const startByte = z
       'An offset where no piece can have ended (the work tree changed since, most often) is refused: read again from the start',
   );
 
-/** What the diff tools say after a piece that was cut. */
-export function diffCutNote(out: { truncated: boolean; next_byte?: number }): string {
-  return out.truncated ? `\n[diff truncated: read on with start_byte ${out.next_byte}, or narrow it with path]` : '';
+/** What the diff tools say after a piece that was cut; `byPath` when the tool takes a path to narrow it (git_show does not). */
+export function diffCutNote(out: { truncated: boolean; next_byte?: number }, byPath = true): string {
+  return out.truncated ? `\n[diff truncated: read on with start_byte ${out.next_byte}${byPath ? ', or narrow it with path' : ''}]` : '';
 }
 
 export const contextLines = z.number().int().min(0).max(10_000).default(3).describe('Lines of context around each change');

@@ -27,7 +27,7 @@ export const gitShow = defineTool({
     `Commit: ${out.commit.commit}\nAuthor: ${out.commit.author} <${out.commit.author_email}>\nDate: ${out.commit.date}\n\n${out.message}` +
     (out.message_truncated ? '\n[message truncated]' : '') +
     `\n\n${out.diff}` +
-    diffCutNote(out),
+    diffCutNote(out, false),
   async handler({ repo_path, revision, start_byte }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     const sha = await commitOf(repo, revision, ctx.signal);
