@@ -1,7 +1,7 @@
 export * from './clients.js';
 export * from './contract.js';
 export * from './tool-session.js';
-export { describeServerRobustness, textOfEveryWidth, type CallAnswer, type Continuation, type RobustnessFixture, type RobustnessOptions, type ToolCall } from './robustness.js';
+export { describeServerRobustness, textOfEveryWidth, type CallAnswer, type Confirmation, type Continuation, type RobustnessFixture, type RobustnessOptions, type ToolCall } from './robustness.js';
 export * from './template-files.js';
 export { makeTempTree, manyFiles, type TempTree, type TreeEntry } from './fixtures/temp-tree.js';
 export { makeGitRepo, type GitRepo } from './fixtures/git-repo.js';

@@ -68,6 +68,15 @@ export interface RobustnessFixture {
    * that the server still answers a ping. Without one, the check is skipped.
    */
   ownFile?: { path: string; call: ToolCall };
+  /**
+   * A call that asks the user before it changes something (replaces a file, discards changes,
+   * deletes rows), and another session's call that changes what the user is being asked
+   * about. The suite checks, on a 2025 session (where the call waits for the answer), that the
+   * other call is answered while the question is pending (nothing is locked while a person
+   * thinks), and that once the user agrees, the first call is refused and changes nothing:
+   * they agreed to what they were shown. Without one, the check is skipped.
+   */
+  confirmation?: Confirmation;
   cleanup(): Promise<void>;
 }
 
@@ -94,6 +103,18 @@ export interface Continuation {
   whole(): Promise<string> | string;
   /** The text must come in at least this many pieces (default 3), so that cuts are exercised. */
   minPieces?: number;
+}
+
+/** See RobustnessFixture.confirmation. */
+export interface Confirmation {
+  /** A server that can make the change (write access), called in memory. */
+  create(): McpServer;
+  /** The call that asks first. */
+  call: ToolCall;
+  /** Another session's call, made while the question is pending, that changes what it asks about. */
+  meanwhile: ToolCall;
+  /** What the first call would change, read outside the server (file contents, git's status, rows). */
+  state(): Promise<string> | string;
 }
 
 export interface RobustnessOptions {
@@ -337,6 +358,48 @@ export function describeServerRobustness(name: string, options: RobustnessOption
           fifo.dispose();
           rmSync(file, { force: true });
           if (existed) renameSync(aside, file);
+        }
+      },
+      60_000,
+    );
+
+    it(
+      'asks before a change without holding anything meanwhile, and changes nothing the user was not shown',
+      async (context) => {
+        const confirmation = fixture.confirmation;
+        if (!confirmation) return context.skip();
+        let answer!: () => void;
+        const answered = new Promise<void>((resolve) => (answer = resolve));
+        let asked!: (message: string) => void;
+        const question = new Promise<string>((resolve) => (asked = resolve));
+        const server = confirmation.create();
+        // A person who takes a while: the answer comes when the suite gives it.
+        const person = await connectInMemory(server, {
+          roots: fixture.roots,
+          elicit: async (message) => {
+            asked(message);
+            await answered;
+            return { action: 'accept', content: { confirm: true } };
+          },
+        });
+        const other = await connectInMemory(server, { roots: fixture.roots });
+        try {
+          const call = person.client.callTool(confirmation.call, undefined, { timeout: 60_000 });
+          await question;
+          // Waiting for the answer would mean a lock held while a person thinks (up to a minute).
+          const meanwhile = await Promise.race([other.client.callTool(confirmation.meanwhile, undefined, { timeout: 60_000 }), sleep(15_000).then(() => undefined)]);
+          expect(meanwhile === undefined ? 'still waiting for the answer' : meanwhile.isError ? JSON.stringify(meanwhile.content).slice(0, 300) : 'answered').toBe('answered');
+          const before = await confirmation.state();
+          answer();
+          const result = await call;
+          expect(result.isError, `${confirmation.call.name} after a change the user was not shown: ${JSON.stringify(result.content).slice(0, 300)}`).toBe(true);
+          expect(await confirmation.state(), `${confirmation.call.name} changed something after it was refused`).toBe(before);
+          await expect(alive(person)).resolves.toBeDefined();
+        } finally {
+          answer();
+          await other.close();
+          await person.close();
+          await server.close();
         }
       },
       60_000,

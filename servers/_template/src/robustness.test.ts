@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { describeServerRobustness, makeTempTree, manyFiles, type CallAnswer } from '@mcp-reference/test-harness';
 import { createTemplateServer } from './server.js';
 
@@ -12,6 +12,8 @@ describeServerRobustness('template', {
     const notes = await makeTempTree(
       manyFiles(30, (i) => `note-${String(i).padStart(2, '0')}.md`, (i) => `# Note ${i}\n${'hello from a rather long line of note text\n'.repeat(20)}`),
     );
+    // The note a replace asks about (its words are not among those the other checks search for).
+    await writeFile(path.join(notes.dir, 'asked-about.md'), 'the note as the user saw it\n');
     return {
       args: [notes.dir],
       create: ({ maxResultBytes }) => createTemplateServer({ dirs: [notes.dir], logLevel: 'error', maxResultBytes }),
@@ -44,6 +46,13 @@ describeServerRobustness('template', {
           },
         },
       ],
+      // Replacing a note asks first; another session replaces it while the user thinks.
+      confirmation: {
+        create: () => createTemplateServer({ dirs: [notes.dir], logLevel: 'error' }),
+        call: { name: 'add_note', arguments: { name: 'asked-about', text: 'the replacement the user agreed to\n' } },
+        meanwhile: { name: 'add_note', arguments: { name: 'asked-about', text: 'written by another session meanwhile\n' } },
+        state: () => readFile(path.join(notes.dir, 'asked-about.md'), 'utf8'),
+      },
       cleanup: notes.cleanup,
     };
   },

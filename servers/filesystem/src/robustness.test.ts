@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles, textOfEveryWidth, type Continuation } from '@mcp-reference/test-harness';
@@ -14,6 +14,7 @@ describeServerRobustness('filesystem', {
     await writeFile(tree.path('big.txt'), 'x'.repeat(64 * 1024));
     const pieces = textOfEveryWidth(60_000);
     await writeFile(tree.path('pieces.txt'), pieces);
+    await writeFile(tree.path('asked-about.md'), 'the file as the user saw it\n');
     return {
       args: [tree.dir],
       // The factory passes maxResultBytes on to createServer (its own tools cut reads at the
@@ -58,6 +59,13 @@ describeServerRobustness('filesystem', {
           whole: async () => (await readdir(tree.dir)).filter((name) => name.endsWith('.txt')).sort().map((name) => `${name}\n`).join(''),
         },
       ],
+      // Replacing a file asks first; another session edits it while the user thinks.
+      confirmation: {
+        create: () => createFilesystemServer({ dirs: [tree.dir], logLevel: 'error' }),
+        call: { name: 'write_file', arguments: { path: tree.path('asked-about.md'), content: 'the replacement the user agreed to\n' } },
+        meanwhile: { name: 'edit_file', arguments: { path: tree.path('asked-about.md'), edits: [{ oldText: 'as the user saw it', newText: 'as another session edited it' }] } },
+        state: () => readFile(tree.path('asked-about.md'), 'utf8'),
+      },
       cleanup: tree.cleanup,
     };
   },

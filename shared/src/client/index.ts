@@ -27,6 +27,12 @@ export interface ReceivedNotification {
   params?: Record<string, unknown>;
 }
 
+/** A person's answer to an elicitation. */
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
 export interface ClientOptions {
   name?: string;
   /**
@@ -34,8 +40,8 @@ export interface ClientOptions {
    * each time (one that never resolves makes a client that declares roots but never answers).
    */
   roots?: Root[] | (() => Promise<Root[]>);
-  /** Declares elicitation and answers each request with this. */
-  elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Declares elicitation and answers each request with this (a promise: a person who takes a while). */
+  elicit?: (message: string) => ElicitAnswer | Promise<ElicitAnswer>;
   /** Extensions the client declares (at initialize, or in every 2026-07-28 request's capabilities), e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: [...] } }` (MCP Apps). */
   extensions?: Record<string, object>;
   /** Declares sampling and answers each `sampling/createMessage` with this. */

@@ -21,8 +21,15 @@ export const addNote = defineTool({
   annotations: { destructiveHint: true, idempotentHint: true },
   render: (out) => `${out.created ? 'Created' : 'Replaced'} note ${out.name} (${out.bytes} bytes): ${out.uri}`,
   async handler({ name, text }, ctx) {
-    if ((await readNote(ctx.dir, name)) !== undefined && !(await ctx.confirm(`Replace the existing note "${name}"?`))) {
+    const seen = await readNote(ctx.dir, name);
+    if (seen !== undefined && !(await ctx.confirm(`Replace the existing note "${name}"?`))) {
       return ctx.error(`The user declined to replace note "${name}". Choose another name or ask the user.`);
+    }
+    // A person may take minutes to answer, and nothing is locked meanwhile: what they agreed to
+    // replace is the note as it was when they were asked. One that changed (or appeared) since
+    // is someone else's work, kept.
+    if ((await readNote(ctx.dir, name)) !== seen) {
+      return ctx.error(`Note "${name}" was ${seen === undefined ? 'created' : 'changed'} by someone else meanwhile, so it was not replaced. Read it, then call again if it should still be replaced.`);
     }
     const written = await writeNote(ctx.dir, name, text);
     const uri = noteUri(name);
