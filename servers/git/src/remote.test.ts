@@ -121,6 +121,43 @@ describe('remote operations against git daemon on 127.0.0.1', () => {
     expect(await git(bare, 'rev-parse', 'main')).toBe(local);
   });
 
+  it('git_push pushes the commit the user was shown: a commit made while they are asked is refused, nothing pushed (issue 21, item 4)', async () => {
+    await repo.commit('shown', { 'shown.txt': 's\n' });
+    const shown = await repo.git('rev-parse', 'HEAD');
+    const remoteBefore = await git(bare, 'rev-parse', 'main');
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked!: (message: string) => void;
+    const question = new Promise<string>((resolve) => (asked = resolve));
+    const slow = await open({ repositories: [repo.root] }, {
+      elicit: (async (message: string) => {
+        asked(message);
+        await answered;
+        return { action: 'accept', content: { confirm: true } };
+      }) as never,
+    });
+    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const other = await connectInMemory(slow.server);
+    try {
+      const push = slow.call('git_push', { repo_path: repo.root });
+      expect(await question).toContain(`(${shown.slice(0, 10)})`);
+      // Another session of the same server commits meanwhile: not held up by the question.
+      await writeFile(repo.path('unseen.txt'), 'u\n');
+      await repo.git('add', 'unseen.txt');
+      const committed = await Promise.race([other.client.callTool({ name: 'git_commit', arguments: { repo_path: repo.root, message: 'unseen' } }), sleep(15_000).then(() => 'still waiting')]);
+      expect(typeof committed === 'string' ? committed : committed.isError ? JSON.stringify(committed.content) : 'done').toBe('done');
+      answer();
+      const result = await push;
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/moved .*nothing was pushed/);
+      expect(await git(bare, 'rev-parse', 'main')).toBe(remoteBefore);
+    } finally {
+      answer();
+      await other.close();
+      await slow.close();
+    }
+  }, 30_000);
+
   it('git_push is never forced: a non-fast-forward is rejected and the remote keeps its commit', async () => {
     const upstream = await commitInOther('up3.txt');
     await repo.commit('diverging', { 'div.txt': 'd\n' });

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, openSync, writeFileSync, writeSync, closeSync, realpathSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync, closeSync, realpathSync } from 'node:fs';
 import { readdir, readlink, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,18 @@ function bigRepository(): string {
   return dir;
 }
 
+/** A repository with one committed file, edited in the work tree. */
+function smallRepositoryWithAnEdit(): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'mcp-git-asked-')));
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' };
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
+  writeFileSync(path.join(dir, 'asked-about.txt'), 'committed\n');
+  execFileSync('git', ['add', 'asked-about.txt'], { cwd: dir, env });
+  execFileSync('git', ['commit', '-q', '-m', 'first'], { cwd: dir, env });
+  writeFileSync(path.join(dir, 'asked-about.txt'), 'the edit the user saw\n');
+  return dir;
+}
+
 async function gitProcessesIn(dir: string): Promise<number> {
   let count = 0;
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {
@@ -50,6 +62,7 @@ describeServerRobustness('git', {
   bin,
   async setup() {
     const dir = bigRepository();
+    const asked = smallRepositoryWithAnEdit();
     return {
       args: ['--repository', dir],
       create: ({ maxResultBytes }) => createGitServer({ repositories: [dir], maxResultBytes, logLevel: 'error' }),
@@ -93,7 +106,18 @@ describeServerRobustness('git', {
           whole: () => execFileSync('git', ['show', '--format=', '--first-parent', 'HEAD'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).replace(/^\n+/, ''),
         },
       ],
-      cleanup: () => rm(dir, { recursive: true, force: true }),
+      // A hard reset asks first; another session stages the change while the user thinks. (In a
+      // small repository of its own: the big one's index entry would make git hash 16 MB.)
+      confirmation: {
+        create: () => createGitServer({ repositories: [asked], logLevel: 'error' }),
+        call: { name: 'git_reset', arguments: { repo_path: asked, hard: true } },
+        meanwhile: { name: 'git_add', arguments: { repo_path: asked, files: ['asked-about.txt'] } },
+        state: () => `${execFileSync('git', ['status', '--porcelain=v2', '--untracked-files=no'], { cwd: asked, encoding: 'utf8' })}${readFileSync(path.join(asked, 'asked-about.txt'), 'utf8')}`,
+      },
+      cleanup: async () => {
+        await rm(dir, { recursive: true, force: true });
+        await rm(asked, { recursive: true, force: true });
+      },
     };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { checkRefName, commitOf, assertNotOption, ArgumentError } from '../lib/validate.js';
-import { parseStatus } from '../lib/parse.js';
+import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
 import { repoPath, repository, git, branchLink, commitLink } from './common.js';
 
 export const gitCheckout = defineTool({
@@ -38,22 +38,25 @@ export const gitCheckout = defineTool({
             `There is no local branch, tag, remote branch or commit "${branch_name}" in ${repo.root}. Use git_branch (branch_type "all") or git_tag to list them, or git_create_branch.`,
           );
         });
-    return ctx.git.exclusive(repo, async () => {
-      let discarded: string[] = [];
-      if (force) {
-        const status = parseStatus((await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--untracked-files=no'])).stdout.toString());
-        discarded = status.files.map((f) => f.path);
-        if (discarded.length > 0 && !(await ctx.confirm(`Switching to ${branch_name} discards uncommitted changes to ${discarded.length} file(s) (${discarded.slice(0, 5).join(', ')}). Go ahead?`))) {
-          return ctx.error('The user declined; the branch was not switched.');
-        }
-      }
-      const target = detachedAt === undefined ? ['--no-guess', '--end-of-options', branch_name] : ['--detach', '--end-of-options', detachedAt];
+    const target = detachedAt === undefined ? ['--no-guess', '--end-of-options', branch_name] : ['--detach', '--end-of-options', detachedAt];
+    const checkout = async (discarded: string[]) => {
       await git(ctx, repo, ['switch', '--quiet', ...(force ? ['--discard-changes'] : []), ...target]);
       const commit = (await git(ctx, repo, ['rev-parse', 'HEAD'])).stdout.toString().trim();
       if (detachedAt !== undefined) {
         return ctx.result({ repository: repo.root, branch: null, commit, detached: true, discarded }, [commitLink(ctx, repo, { commit, subject: branch_name })]);
       }
       return ctx.result({ repository: repo.root, branch: branch_name, commit, detached: false, discarded }, [branchLink(ctx, repo, branch_name)]);
+    };
+    if (!force) return ctx.git.exclusive(repo, () => checkout([]));
+    // Asked before the lock, checked again under it (ask-then-lock.ts).
+    return askThenLock(ctx, repo, {
+      look: () =>
+        lookAtWorktree(ctx, repo, (files) => `Switching to ${branch_name} discards uncommitted changes to ${files.length} file(s) (${someOf(files)}). Go ahead?`),
+      declined: 'The user declined; the branch was not switched.',
+      changed:
+        `The uncommitted changes in ${repo.root} changed before the switch (someone staged, edited or committed meanwhile, perhaps while the user was being asked): ` +
+        'the branch was not switched, and those changes are kept. Look at git_status again, then call again if they should still be discarded.',
+      act: (seen) => checkout(seen.files),
     });
   },
 });

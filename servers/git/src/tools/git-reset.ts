@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { repoPath, repository, git } from './common.js';
 import { parseStatus } from '../lib/parse.js';
+import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
 
 export const gitReset = defineTool({
   name: 'git_reset',
@@ -18,19 +19,24 @@ export const gitReset = defineTool({
   render: (out) => (out.mode === 'hard' ? `Discarded changes to: ${out.discarded.join(', ') || 'nothing'}` : 'All staged changes reset'),
   async handler({ repo_path, hard }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
-    return ctx.git.exclusive(repo, async () => {
-      const status = parseStatus((await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--untracked-files=no'])).stdout.toString());
-      const staged = status.files.filter((f) => f.staged).map((f) => f.path);
-      if (!hard) {
+    if (!hard) {
+      return ctx.git.exclusive(repo, async () => {
+        const status = parseStatus((await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--untracked-files=no'])).stdout.toString());
         await git(ctx, repo, ['reset', '--quiet']);
-        return ctx.result({ repository: repo.root, mode: 'mixed' as const, unstaged: staged, discarded: [] });
-      }
-      const changed = status.files.map((f) => f.path);
-      if (changed.length > 0 && !(await ctx.confirm(`Discard uncommitted changes to ${changed.length} file(s) in ${repo.root} (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', ...' : ''})?`))) {
-        return ctx.error('The user declined; nothing was reset.');
-      }
-      await git(ctx, repo, ['reset', '--hard', '--quiet']);
-      return ctx.result({ repository: repo.root, mode: 'hard' as const, unstaged: staged, discarded: changed });
+        return ctx.result({ repository: repo.root, mode: 'mixed' as const, unstaged: status.files.filter((f) => f.staged).map((f) => f.path), discarded: [] });
+      });
+    }
+    // Asked before the lock, checked again under it (ask-then-lock.ts).
+    return askThenLock(ctx, repo, {
+      look: () => lookAtWorktree(ctx, repo, (files) => `Discard uncommitted changes to ${files.length} file(s) in ${repo.root} (${someOf(files)})?`),
+      declined: 'The user declined; nothing was reset.',
+      changed:
+        `The uncommitted changes in ${repo.root} changed before they could be discarded (someone staged, edited or committed meanwhile, ` +
+        'perhaps while the user was being asked): nothing was reset, and those changes are kept. Look at git_status again, then call again if they should still be discarded.',
+      act: async (seen) => {
+        await git(ctx, repo, ['reset', '--hard', '--quiet']);
+        return ctx.result({ repository: repo.root, mode: 'hard' as const, unstaged: seen.staged, discarded: seen.files });
+      },
     });
   },
 });

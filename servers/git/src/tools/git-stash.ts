@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
-import { parseStatus } from '../lib/parse.js';
 import { ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, commitLink } from './common.js';
+import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
 
 const entrySchema = z.object({ index: z.number().int(), ref: z.string(), commit: z.string(), message: z.string() });
 
@@ -40,22 +40,36 @@ export const gitStash = defineTool({
       const stashes = await list();
       return ctx.result({ repository: repo.root, action, stashes, changed: false }, stashes.slice(0, 50).map((s) => commitLink(ctx, repo, { commit: s.commit, subject: s.message })));
     }
-    return ctx.git.exclusive(repo, async () => {
-      if (action === 'push') {
+    if (action === 'push') {
+      return ctx.git.exclusive(repo, async () => {
         const before = (await list()).length;
         await git(ctx, repo, ['stash', 'push', ...(include_untracked ? ['--include-untracked'] : []), ...(message !== undefined ? [`--message=${message}`] : [])]);
         const stashes = await list();
         return ctx.result({ repository: repo.root, action, stashes, changed: stashes.length > before });
-      }
-      const stashes = await list();
-      const which = index ?? 0;
-      if (which >= stashes.length) throw new ArgumentError(`There is no stash ${which} (${stashes.length} stash(es)). Use action 'list'.`);
-      const status = parseStatus((await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--untracked-files=no'])).stdout.toString());
-      if (status.files.length > 0 && !(await ctx.confirm(`Pop stash@{${which}} onto ${status.files.length} uncommitted change(s) in ${repo.root}? Conflicts may need resolving by hand.`))) {
-        return ctx.error('The user declined; the stash was not applied.');
-      }
-      await git(ctx, repo, ['stash', 'pop', '--quiet', `stash@{${which}}`]);
-      return ctx.result({ repository: repo.root, action, stashes: await list(), changed: true });
+      });
+    }
+    const which = index ?? 0;
+    // Asked before the lock, checked again under it (ask-then-lock.ts): the work tree, and
+    // which stash is at that index (another session's push renumbers them).
+    return askThenLock(ctx, repo, {
+      look: async () => {
+        const stashes = await list();
+        if (which >= stashes.length) throw new ArgumentError(`There is no stash ${which} (${stashes.length} stash(es)). Use action 'list'.`);
+        const worktree = await lookAtWorktree(
+          ctx,
+          repo,
+          (files) => `Pop stash@{${which}} ("${stashes[which].message}") onto ${files.length} uncommitted change(s) in ${repo.root} (${someOf(files)})? Conflicts may need resolving by hand.`,
+        );
+        return { ...worktree, key: `${stashes[which].commit}\0${worktree.key}` };
+      },
+      declined: 'The user declined; the stash was not applied.',
+      changed:
+        `The work tree or the stashes of ${repo.root} changed before the stash could be popped (someone else changed them meanwhile, perhaps while the user was being asked): ` +
+        "nothing was applied. Look at git_status and action 'list' again, then call again.",
+      act: async () => {
+        await git(ctx, repo, ['stash', 'pop', '--quiet', `stash@{${which}}`]);
+        return ctx.result({ repository: repo.root, action, stashes: await list(), changed: true });
+      },
     });
   },
 });
