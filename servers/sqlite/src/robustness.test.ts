@@ -34,7 +34,20 @@ describeServerRobustness('sqlite', {
           CASE x % 4 WHEN 0 THEN NULL WHEN 1 THEN 'é€😀 ' || x WHEN 2 THEN printf('%.*c', x, 'y') ELSE char(13, 10) || x END,
           x / 7.0, CASE WHEN x % 5 = 0 THEN NULL ELSE x * 1000003 END
         FROM c;
+      CREATE TABLE asked (id INTEGER PRIMARY KEY, note TEXT);
+      INSERT INTO asked (note) VALUES ('one'), ('two'), ('three');
+      CREATE TABLE asked_log (entry TEXT);
+      INSERT INTO asked_log VALUES ('kept');
     `);
+    /** The two tables the confirmation check is about, read on a connection of its own. */
+    const askedTables = () => {
+      const raw = new Database(db.file, { readonly: true });
+      try {
+        return JSON.stringify([raw.prepare('SELECT * FROM asked').raw(true).all(), raw.prepare('SELECT * FROM asked_log').raw(true).all()]);
+      } finally {
+        raw.close();
+      }
+    };
     /** Rows as JSON lines: what the pages of read_query put together must be. */
     const jsonLines = (rows: unknown[][]) => rows.map((row) => `${JSON.stringify(row)}\n`).join('');
     return {
@@ -73,6 +86,14 @@ describeServerRobustness('sqlite', {
           minPieces: 10,
         },
       ],
+      // A DELETE asks first; while the user thinks, another session adds a trigger that would
+      // make it also empty another table, which the user was not asked about.
+      confirmation: {
+        create: () => createSqliteServer({ dbPath: db.file, write: true, logLevel: 'error' }),
+        call: { name: 'write_query', arguments: { query: 'DELETE FROM asked WHERE id = 1' } },
+        meanwhile: { name: 'write_query', arguments: { query: 'CREATE TRIGGER asked_wipe AFTER DELETE ON asked BEGIN DELETE FROM asked_log; END' } },
+        state: askedTables,
+      },
       cleanup: db.cleanup,
     };
   },

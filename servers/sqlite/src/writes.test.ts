@@ -63,6 +63,16 @@ describe('write tools (--write)', () => {
     expect(await snapshotDir(db.dir)).toEqual(before);
   });
 
+  it('names in its question every table a statement empties, directly or through a trigger', async () => {
+    db.exec('CREATE TABLE audit (entry TEXT); INSERT INTO audit VALUES (1); CREATE TRIGGER wipe AFTER DELETE ON orders BEGIN DELETE FROM audit; END');
+    const asked: string[] = [];
+    s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'decline' }) });
+    await s.refused('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
+    await s.refused('write_query', { query: 'DELETE FROM audit' });
+    // SQLite empties a table with no WHERE by one Clear of it, never opening it for writing.
+    expect(asked).toEqual([expect.stringMatching(/^This statement deletes rows \(it writes audit, orders\):/), expect.stringMatching(/^This statement deletes rows \(it writes audit\):/)]);
+  });
+
   it('runs a destructive statement once the user accepts; an INSERT does not ask', async () => {
     const asked: string[] = [];
     s = await open({ dbPath: db.file, write: true }, { elicit: (message) => (asked.push(message), { action: 'accept', content: { confirm: true } }) });
@@ -74,4 +84,42 @@ describe('write tools (--write)', () => {
     expect(asked).toHaveLength(2);
     expect((await s.ok<QueryOut>('read_query', { query: 'SELECT count(*) FROM orders' })).rows).toEqual([[0]]);
   });
+
+  it('refuses a confirmed statement that the database changed into something else while the user was asked (issue 21, item 4)', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked!: (message: string) => void;
+    const question = new Promise<string>((resolve) => (asked = resolve));
+    s = await open(
+      { dbPath: db.file, write: true },
+      {
+        elicit: (async (message: string) => {
+          asked(message);
+          await answered;
+          return { action: 'accept', content: { confirm: true } };
+        }) as never,
+      },
+    );
+    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const other = await connectInMemory(s.server);
+    try {
+      const deleting = s.call('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
+      expect(await question).toMatch(/deletes rows \(it writes orders\)/);
+      // Another session writes meanwhile (nothing waits on the person), and another program
+      // adds a trigger: the DELETE would now delete users too, which nobody was asked about.
+      const inserted = await other.client.callTool({ name: 'write_query', arguments: { query: "INSERT INTO users (name) VALUES ('meanwhile')" } });
+      expect(inserted.isError, textOf(inserted as never)).toBeFalsy();
+      db.exec('CREATE TRIGGER wipe AFTER DELETE ON orders BEGIN DELETE FROM users WHERE id NOT IN (SELECT user_id FROM orders); END');
+      const before = await snapshotDir(db.dir);
+      answer();
+      const result = await deleting;
+      expect(result.isError, textOf(result)).toBe(true);
+      expect(textOf(result)).toMatch(/changed while the user was being asked: this statement now .*it writes .*users.*Nothing was changed/);
+      expect(await snapshotDir(db.dir)).toEqual(before);
+      expect((await s.ok<QueryOut>('read_query', { query: 'SELECT (SELECT count(*) FROM orders), (SELECT count(*) FROM users)' })).rows).toEqual([[3, 4]]);
+    } finally {
+      answer();
+      await other.close();
+    }
+  }, 30_000);
 });

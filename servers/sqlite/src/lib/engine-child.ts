@@ -249,6 +249,8 @@ export function inspectStatement(db: BetterSqlite3.Database, sql: string, mode: 
     }
     if (op.opcode === 'OpenRead' && op.p3 === 0) readRoots.push(op.p2);
     if (op.opcode === 'OpenWrite' && op.p3 === 0) writeRoots.push(op.p2);
+    // A DELETE without WHERE empties the table with one Clear (root page P1, database P2), never opening it.
+    if (op.opcode === 'Clear' && op.p2 === 0) writeRoots.push(op.p1);
     if (['Delete', 'IdxDelete', 'Clear', 'Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) deletes = true;
     if (op.opcode === 'Program') triggers = true;
   }
@@ -716,8 +718,18 @@ export function engineMain(config: ChildConfig, modules: { require(id: string): 
         const args = bindArgs(params);
         const verdict = inspectStatement(db, sql, 'write', args);
         if (verdict.readonly) throw refusal('This statement does not change the database: run it with read_query.');
-        // Judged again here, on what runs now: the schema may have changed since the question.
-        if (verdict.destructive && !confirmed) throw refusal(`This statement ${verdict.destructive}, which needs a confirmation it did not get (the database changed since?): run it again.`);
+        // Judged again here, on what runs now: the schema may have changed since the question
+        // (a trigger added, a table replaced by a view), and the person agreed to what they were shown.
+        if (verdict.destructive) {
+          if (!confirmed) throw refusal(`This statement ${verdict.destructive}, which needs a confirmation it did not get (the database changed since?): run it again.`);
+          const writes = rootNames(db, verdict.writeRoots);
+          if (confirmed.destructive !== verdict.destructive || confirmed.writes.join('\0') !== writes.join('\0')) {
+            throw refusal(
+              `The database changed while the user was being asked: this statement now ${verdict.destructive}${writes.length ? ` (it writes ${writes.join(', ')})` : ''}, ` +
+                'not what they agreed to. Nothing was changed; run it again to ask about it as it is now.',
+            );
+          }
+        }
         try {
           return runWrite(db, verdict, args);
         } finally {

@@ -24,7 +24,10 @@ export const writeQuery = defineTool({
     if (verdict.destructive && !(await ctx.confirm(`This statement ${verdict.destructive}${where}:\n\n${query}\n\nRun it?`))) {
       throw new SqlError('The user declined: nothing was changed.');
     }
-    const page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'write', confirmed: verdict.destructive !== undefined }, { signal: ctx.signal });
+    // What the person was asked about goes along: the engine judges the statement again where
+    // it runs, and refuses it if the database changed meanwhile so that it now does more.
+    const confirmed = verdict.destructive === undefined ? undefined : { destructive: verdict.destructive, writes: verdict.writes };
+    const page = await ctx.engine.call<EnginePage>('query', { sql: query, params, mode: 'write', confirmed }, { signal: ctx.signal });
     ctx.wrote();
     return queryResult(ctx, page);
   },
