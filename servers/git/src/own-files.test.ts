@@ -62,6 +62,25 @@ describe.runIf(process.platform === 'linux')('a file of a git directory that is 
     expect(fifo.rescued(), 'the server waited on the FIFO').toBe(false);
   }, 60_000);
 
+  it.each([
+    ['index', 'git_status'],
+    ['config', 'git_log'],
+    ['info/exclude', 'git_status'],
+    ['shallow', 'git_log'],
+  ])('%s as a FIFO, which git opens itself: %s is refused at once, naming it, and other repositories are answered', async (file, tool) => {
+    const hostile = await repository();
+    const healthy = await repository();
+    await mkdir(path.dirname(hostile.path('.git', file)), { recursive: true });
+    await rm(hostile.path('.git', file), { force: true });
+    const fifo = special(hostile.path('.git', file), 'fifo');
+    const s = await session(hostile.root, healthy.root);
+    // Before, git waited on the FIFO until the call's time limit (120 s), each call holding a git process.
+    const refusals = await Promise.all(Array.from({ length: 3 }, () => refusal(s, tool, { repo_path: hostile.root })));
+    for (const text of refusals) expect(text).toContain(`${path.join(hostile.root, '.git', file)} cannot be read: it is not a regular file (a FIFO or a device), and git would wait on it`);
+    expect((await s.ok('git_status', { repo_path: healthy.root })).branch).toBe('main');
+    expect(fifo.rescued(), 'git waited on the FIFO').toBe(false);
+  }, 60_000);
+
   it('commondir or objects/info/alternates as a FIFO: the repository is refused at once, naming the file', async () => {
     const main = await repository();
     const linked = path.join(main.dir, '..', `${path.basename(main.dir)}-wt`);

@@ -31,7 +31,7 @@ const SETTLED_MS = 2_000;
  * Every symbolic link under a git directory must stay inside `inside`: git reads a
  * symlinked ref, `packed-refs`, `shallow`, `MERGE_HEAD` or `info/grafts` through the
  * link, and its answers (an error quoting the first line of the file) would carry a
- * file of another place to the client.
+ * file of another place to the client. And nothing there may be a FIFO or a device.
  */
 function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, cache: MetadataCache | undefined): string | undefined {
   // A level of directories at a time. Synchronous: a stat of a directory never waits on
@@ -76,6 +76,11 @@ function linkLeavingArea(gitDir: string, inside: (p: string) => boolean, cache: 
         } else if (entry.isSymbolicLink()) {
           links.push(full);
           linked = true;
+        } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice()) {
+          // git opens what it finds here (the index, config, info/exclude, a ref, a reflog) and
+          // would wait on a FIFO until the call's time limit. (A socket, as fsmonitor's, is never
+          // opened as a file.)
+          return `${full} cannot be read: it is not a regular file (a FIFO or a device), and git would wait on it; refusing to use this repository.`;
         }
       }
       next.push(...subdirs);
