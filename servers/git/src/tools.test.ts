@@ -314,6 +314,18 @@ describe('added tools', () => {
     expect(range.lines.map((l: any) => l.text)).toEqual(['beta']);
   });
 
+  it('git_grep refuses a backreference, which git can take exponential time to match, at once and with nothing run (issue 21, item 3)', async () => {
+    // `(a*)*\1c` on this line ran past 20 s in git's engine (the call's limit is 120 s).
+    await writeFile(repo.path('long.txt'), `${'a'.repeat(5_000)}b\n`);
+    await repo.git('add', 'long.txt');
+    const started = Date.now();
+    expect(await refusal(s, 'git_grep', { repo_path: repo.root, pattern: '(a*)*\\1c', regex: true })).toMatch(/backreference \("\\1"\).*not accepted/);
+    expect(Date.now() - started, 'answered before git could run it').toBeLessThan(10_000);
+    // As literal text, and in a bracket expression, a backslash and a digit are what they say.
+    expect((await s.ok('git_grep', { repo_path: repo.root, pattern: '(a*)*\\1c' })).matches).toEqual([]);
+    expect((await s.ok('git_grep', { repo_path: repo.root, pattern: 'a[\\1b]', regex: true })).matches).toEqual([expect.objectContaining({ path: 'long.txt', line: 1 })]);
+  });
+
   it('git_grep finds literal text and regexes, in the work tree or at a ref', async () => {
     const literal = await s.ok('git_grep', { repo_path: repo.root, pattern: 'l.h' });
     expect(literal.matches).toEqual([]);

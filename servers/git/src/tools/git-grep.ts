@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { GrepRowReader } from '../lib/grep-rows.js';
-import { commitOf, treePath, ArgumentError } from '../lib/validate.js';
+import { backreferenceIn, commitOf, treePath, ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, fileLink, progressByBytes } from './common.js';
 
 export const gitGrep = defineTool({
@@ -9,7 +9,7 @@ export const gitGrep = defineTool({
   title: 'Grep',
   description:
     'Search tracked file contents for a pattern, in the work tree or at a ref. The pattern is literal text unless regex is true ' +
-    '(POSIX extended regex). pathspec limits the search to a path (glob allowed, e.g. "src/*.ts"). Stops after max_results matches. ' +
+    '(POSIX extended regex, without backreferences). pathspec limits the search to a path (glob allowed, e.g. "src/*.ts"). Stops after max_results matches. ' +
     'A line longer than 1 KB is given as the 1 KB around its first match, cut ends marked with "…".',
   input: z.object({
     repo_path: repoPath,
@@ -29,6 +29,13 @@ export const gitGrep = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   render: (out) => out.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n') + (out.truncated ? '\n[more matches: narrow pathspec or the pattern, or raise max_results]' : '') || 'No matches.',
   async handler({ repo_path, pattern, pathspec, ref, regex, ignore_case, max_results }, ctx) {
+    const backreference = regex ? backreferenceIn(pattern) : undefined;
+    if (backreference !== undefined) {
+      throw new ArgumentError(
+        `The pattern uses a backreference ("${backreference}"), which git's regex engine can take exponential time to match: it is not accepted. ` +
+          'Search for the pattern without it and read the matches.',
+      );
+    }
     const repo = await ctx.repos.resolve(repo_path);
     const commit = ref === undefined ? undefined : await commitOf(repo, ref, ctx.signal);
     const specs: string[] = [];
