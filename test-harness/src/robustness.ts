@@ -77,6 +77,14 @@ export interface RobustnessFixture {
    * they agreed to what they were shown. Without one, the check is skipped.
    */
   confirmation?: Confirmation;
+  /**
+   * Calls with the patterns a backtracking engine takes exponential or quadratic time on
+   * (nested repetition, `.*x` over a long line, a backreference), on inputs made for them.
+   * The suite checks that each is answered within 5 s (before, such calls ran into the
+   * 120 s limit), with a ping answered beside it: with matches, or refused with a message
+   * that matches `refused`. Without any, the check is skipped.
+   */
+  hostilePatterns?: (ToolCall & { refused?: RegExp })[];
   cleanup(): Promise<void>;
 }
 
@@ -403,6 +411,33 @@ export function describeServerRobustness(name: string, options: RobustnessOption
         }
       },
       60_000,
+    );
+
+    it(
+      'answers hostile patterns at once, matching in linear time or refusing what cannot be',
+      async (context) => {
+        if (!fixture.hostilePatterns?.length) return context.skip();
+        const server = fixture.create({});
+        const connection = await connectInMemory(server, { roots: fixture.roots });
+        try {
+          for (const { refused, ...call } of fixture.hostilePatterns) {
+            const started = performance.now();
+            const [result] = await Promise.all([connection.client.callTool(call, undefined, { timeout: 120_000 }), alive(connection)]);
+            const label = `${call.name} ${JSON.stringify(call.arguments).slice(0, 200)}`;
+            // Generous: a backtracking engine took the whole 120 s limit; a linear one takes milliseconds.
+            expect(performance.now() - started, `${label} took too long`).toBeLessThan(5_000);
+            const text = JSON.stringify(result.content).slice(0, 500);
+            if (refused) {
+              expect(result.isError, `${label} should be refused: ${text}`).toBe(true);
+              expect(text, label).toMatch(refused);
+            } else expect(result.isError, `${label}: ${text}`).toBeFalsy();
+          }
+        } finally {
+          await connection.close();
+          await server.close();
+        }
+      },
+      120_000,
     );
 
     // The calls a client makes run in both eras: SDK v1's client (2025) and SDK v2's

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { connectInMemory, describeServerRobustness, makeTempTree, manyFiles, textOfEveryWidth, type Continuation } from '@mcp-reference/test-harness';
@@ -15,6 +15,10 @@ describeServerRobustness('filesystem', {
     const pieces = textOfEveryWidth(60_000);
     await writeFile(tree.path('pieces.txt'), pieces);
     await writeFile(tree.path('asked-about.md'), 'the file as the user saw it\n');
+    // Inputs made for backtracking engines: lines of a's ending otherwise, one 256 KB line, a long name.
+    await writeFile(tree.path('hostile.txt'), `${'a'.repeat(40)}!\n${'a'.repeat(5_000)}b\n${'x'.repeat(256 * 1024)}\n`);
+    await mkdir(tree.path('names'));
+    await writeFile(tree.path('names', 'a'.repeat(200)), 'x');
     return {
       args: [tree.dir],
       // The factory passes maxResultBytes on to createServer (its own tools cut reads at the
@@ -58,6 +62,14 @@ describeServerRobustness('filesystem', {
           piece: (answer) => (answer.structuredContent?.matches as { path: string }[]).map((m) => `${path.basename(m.path)}\n`).join(''),
           whole: async () => (await readdir(tree.dir)).filter((name) => name.endsWith('.txt')).sort().map((name) => `${name}\n`).join(''),
         },
+      ],
+      hostilePatterns: [
+        { name: 'grep_files', arguments: { path: tree.path('hostile.txt'), pattern: '(a+)+$' } },
+        { name: 'grep_files', arguments: { path: tree.path('hostile.txt'), pattern: '(a|b|.)*c' } },
+        { name: 'grep_files', arguments: { path: tree.path('hostile.txt'), pattern: '.*zzz' } },
+        { name: 'grep_files', arguments: { path: tree.path('hostile.txt'), pattern: '(a*)*\\1c' }, refused: /backreference/ },
+        { name: 'search_files', arguments: { path: tree.path('names'), pattern: '@(a+)+b' } },
+        { name: 'search_files', arguments: { path: tree.path('names'), pattern: '*a*a*a*a*a*a*b' } },
       ],
       // Replacing a file asks first; another session edits it while the user thinks.
       confirmation: {

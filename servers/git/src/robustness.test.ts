@@ -44,7 +44,8 @@ function smallRepositoryWithAnEdit(): string {
   const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' };
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
   writeFileSync(path.join(dir, 'asked-about.txt'), 'committed\n');
-  execFileSync('git', ['add', 'asked-about.txt'], { cwd: dir, env });
+  writeFileSync(path.join(dir, 'hostile.txt'), `${'a'.repeat(5_000)}b\n`);
+  execFileSync('git', ['add', 'asked-about.txt', 'hostile.txt'], { cwd: dir, env });
   execFileSync('git', ['commit', '-q', '-m', 'first'], { cwd: dir, env });
   writeFileSync(path.join(dir, 'asked-about.txt'), 'the edit the user saw\n');
   return dir;
@@ -106,6 +107,9 @@ describeServerRobustness('git', {
           whole: () => execFileSync('git', ['show', '--format=', '--first-parent', 'HEAD'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).replace(/^\n+/, ''),
         },
       ],
+      // git's regex engine takes exponential time on a backreference (the small repository's
+      // file has a line of 5,000 a's): refused before git runs.
+      hostilePatterns: [{ name: 'git_grep', arguments: { repo_path: asked, pattern: '(a*)*\\1c', regex: true }, refused: /backreference/ }],
       // A hard reset asks first; another session stages the change while the user thinks. (In a
       // small repository of its own: the big one's index entry would make git hash 16 MB.)
       confirmation: {
