@@ -107,7 +107,7 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
     const { person, other, callOther } = await twoSessions();
     try {
       const checkout = session!.call('git_checkout', { repo_path: repo.root, branch_name: 'feature', force: true });
-      expect(await person.asked).toMatch(/Switching to feature discards uncommitted changes to 1 file\(s\) \(src\/a\.txt\)/);
+      expect(await person.asked).toMatch(/Switching to feature discards uncommitted changes to 1 file\(s\) \(src\/a\.txt; 1 insertion\(\+\), 3 deletions\(-\)\)/);
       const staged = await whileAsked(callOther('git_add', { repo_path: repo.root, files: ['src/a.txt'] }));
       expect(staged === 'still waiting' ? staged : staged.isError ? textOf(staged) : 'done').toBe('done');
       person.answer();
@@ -144,6 +144,31 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
       await other.close();
     }
   }, 30_000);
+
+  it('on 2026-07-28, where the call runs again with the answer, an edit between the rounds is asked about again', async () => {
+    await writeFile(repo.path('src/a.txt'), 'edited\n');
+    const questions: string[] = [];
+    session = await open(
+      { repositories: [repo.root] },
+      {
+        era: 'modern',
+        elicit: async (message) => {
+          questions.push(message);
+          // While the person reads the first question, the file is edited again.
+          if (questions.length === 1) await writeFile(repo.path('src/a.txt'), 'edited\nand more the person never saw\n');
+          return { action: 'accept', content: { confirm: true } };
+        },
+      },
+    );
+    const result = await session.call('git_reset', { repo_path: repo.root, hard: true });
+    // The question carries the lines that would be lost: the second round's is another question.
+    expect(questions).toEqual([
+      expect.stringMatching(/\(src\/a\.txt; 1 insertion\(\+\), 3 deletions\(-\)\)\?$/),
+      expect.stringMatching(/\(src\/a\.txt; 2 insertions\(\+\), 3 deletions\(-\)\)\?$/),
+    ]);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
+  });
 
   it('a decline still leaves everything as it was', async () => {
     await writeFile(repo.path('src/a.txt'), 'edited\n');

@@ -4,7 +4,7 @@ import type { BaseContext, ToolResult } from '@mcp-reference/shared';
 import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import { parseStatus } from '../lib/parse.js';
-import { git } from './common.js';
+import { DIFF_SAFETY, git } from './common.js';
 
 type Ctx = BaseContext & GitContext & { error(message: string): ToolResult };
 
@@ -63,9 +63,13 @@ export interface WorktreeSeen extends Seen {
 /**
  * The uncommitted changes to tracked files, as `git status` reports them (with HEAD and the
  * index's object names), plus each changed file's inode, size and times: a file edited again
- * keeps its status line, not its times.
+ * keeps its status line, not its times. `question` is given the files and a description of
+ * them for the person (up to five names, and the lines added and removed against HEAD).
+ * On 2026-07-28 a call that asked runs again from the top with the answer, and an answer
+ * counts only for the same question: a change that alters the files or their line counts
+ * between the rounds is asked about again.
  */
-export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: (files: string[]) => string): Promise<WorktreeSeen> {
+export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: (files: string[], described: string) => string): Promise<WorktreeSeen> {
   const text = (await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=no'])).stdout.toString();
   const status = parseStatus(text);
   const files = status.files.map((f) => f.path);
@@ -75,15 +79,22 @@ export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: (files: str
     const stat = lstatSync(path.join(repo.root, file), { bigint: true, throwIfNoEntry: false });
     stats.push(stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : '-');
   }
+  let described = someOf(files);
+  if (files.length > 0) {
+    // " 2 files changed, 10 insertions(+), 2 deletions(-)"; nothing without a HEAD to compare with.
+    const shortstat = await git(ctx, repo, ['diff', ...DIFF_SAFETY, '--shortstat', 'HEAD', '--'], { okCodes: [128] });
+    const lines = shortstat.code === 0 ? shortstat.stdout.toString().trim().replace(/^\d+ files? changed, /, '') : '';
+    if (lines) described += `; ${lines}`;
+  }
   return {
     key: `${text}\0\0${stats.join('\0')}`,
-    question: files.length > 0 ? question(files) : undefined,
+    question: files.length > 0 ? question(files, described) : undefined,
     files,
     staged: status.files.filter((f) => f.staged).map((f) => f.path),
   };
 }
 
 /** Up to five of `files`, for a question. */
-export function someOf(files: readonly string[]): string {
+function someOf(files: readonly string[]): string {
   return `${files.slice(0, 5).join(', ')}${files.length > 5 ? ', ...' : ''}`;
 }

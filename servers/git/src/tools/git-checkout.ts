@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { checkRefName, commitOf, assertNotOption, ArgumentError } from '../lib/validate.js';
-import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
+import { askThenLock, lookAtWorktree } from './ask-then-lock.js';
 import { repoPath, repository, git, branchLink, commitLink } from './common.js';
 
 export const gitCheckout = defineTool({
@@ -51,7 +51,7 @@ export const gitCheckout = defineTool({
     // Asked before the lock, checked again under it (ask-then-lock.ts).
     return askThenLock(ctx, repo, {
       look: () =>
-        lookAtWorktree(ctx, repo, (files) => `Switching to ${branch_name} discards uncommitted changes to ${files.length} file(s) (${someOf(files)}). Go ahead?`),
+        lookAtWorktree(ctx, repo, (files, described) => `Switching to ${branch_name} discards uncommitted changes to ${files.length} file(s) (${described}). Go ahead?`),
       declined: 'The user declined; the branch was not switched.',
       changed:
         `The uncommitted changes in ${repo.root} changed before the switch (someone staged, edited or committed meanwhile, perhaps while the user was being asked): ` +

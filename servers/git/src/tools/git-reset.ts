@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { repoPath, repository, git } from './common.js';
 import { parseStatus } from '../lib/parse.js';
-import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
+import { askThenLock, lookAtWorktree } from './ask-then-lock.js';
 
 export const gitReset = defineTool({
   name: 'git_reset',
@@ -28,7 +28,7 @@ export const gitReset = defineTool({
     }
     // Asked before the lock, checked again under it (ask-then-lock.ts).
     return askThenLock(ctx, repo, {
-      look: () => lookAtWorktree(ctx, repo, (files) => `Discard uncommitted changes to ${files.length} file(s) in ${repo.root} (${someOf(files)})?`),
+      look: () => lookAtWorktree(ctx, repo, (files, described) => `Discard uncommitted changes to ${files.length} file(s) in ${repo.root} (${described})?`),
       declined: 'The user declined; nothing was reset.',
       changed:
         `The uncommitted changes in ${repo.root} changed before they could be discarded (someone staged, edited or committed meanwhile, ` +

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { ArgumentError } from '../lib/validate.js';
 import { repoPath, repository, git, commitLink } from './common.js';
-import { askThenLock, lookAtWorktree, someOf } from './ask-then-lock.js';
+import { askThenLock, lookAtWorktree } from './ask-then-lock.js';
 
 const entrySchema = z.object({ index: z.number().int(), ref: z.string(), commit: z.string(), message: z.string() });
 
@@ -58,7 +58,7 @@ export const gitStash = defineTool({
         const worktree = await lookAtWorktree(
           ctx,
           repo,
-          (files) => `Pop stash@{${which}} ("${stashes[which].message}") onto ${files.length} uncommitted change(s) in ${repo.root} (${someOf(files)})? Conflicts may need resolving by hand.`,
+          (files, described) => `Pop stash@{${which}} ("${stashes[which].message}") onto ${files.length} uncommitted change(s) in ${repo.root} (${described})? Conflicts may need resolving by hand.`,
         );
         return { ...worktree, key: `${stashes[which].commit}\0${worktree.key}` };
       },
