@@ -10,6 +10,7 @@ export { startHttpFixture, type HttpFixture, type Route } from './fixtures/http-
 export { expectDocsTable } from './docs-table.js';
 export * from './attacks/index.js';
 export { makeSpecialFile, type SpecialFile, type SpecialFileKind } from './special-files.js';
+export { slowPerson, unlessStillWaiting, type SlowPerson } from './slow-person.js';
 export { makeChinookDb, writeChinook, CHINOOK_ROWS, CHINOOK_LOVE_TRACKS } from './attacks/sqlite-chinook.js';
 export { DESTRUCTIVE, STATE_PRAGMAS, TEMP_OBJECTS, WIDER_THAN_ASKED, databaseState, type DatabaseState } from './attacks/database.js';
 export { describeDatabaseAttacks, type DatabaseAttackOptions } from './attacks/database-suite.js';

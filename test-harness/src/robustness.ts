@@ -6,6 +6,7 @@ import { silentLogger } from '@mcp-reference/shared';
 import { connectHttp, connectInMemory, connectStdio, spawnHttpServer, type Connection } from './clients.js';
 import { isWellFormedText } from './tool-session.js';
 import { makeSpecialFile } from './special-files.js';
+import { slowPerson, unlessStillWaiting } from './slow-person.js';
 import {
   cpuLoad,
   POST_HEADERS,
@@ -376,35 +377,25 @@ export function describeServerRobustness(name: string, options: RobustnessOption
       async (context) => {
         const confirmation = fixture.confirmation;
         if (!confirmation) return context.skip();
-        let answer!: () => void;
-        const answered = new Promise<void>((resolve) => (answer = resolve));
-        let asked!: (message: string) => void;
-        const question = new Promise<string>((resolve) => (asked = resolve));
         const server = confirmation.create();
         // A person who takes a while: the answer comes when the suite gives it.
-        const person = await connectInMemory(server, {
-          roots: fixture.roots,
-          elicit: async (message) => {
-            asked(message);
-            await answered;
-            return { action: 'accept', content: { confirm: true } };
-          },
-        });
+        const slow = slowPerson();
+        const person = await connectInMemory(server, { roots: fixture.roots, elicit: slow.elicit });
         const other = await connectInMemory(server, { roots: fixture.roots });
         try {
           const call = person.client.callTool(confirmation.call, undefined, { timeout: 60_000 });
-          await question;
+          await slow.asked;
           // Waiting for the answer would mean a lock held while a person thinks (up to a minute).
-          const meanwhile = await Promise.race([other.client.callTool(confirmation.meanwhile, undefined, { timeout: 60_000 }), sleep(15_000).then(() => undefined)]);
+          const meanwhile = await unlessStillWaiting(other.client.callTool(confirmation.meanwhile, undefined, { timeout: 60_000 }));
           expect(meanwhile === undefined ? 'still waiting for the answer' : meanwhile.isError ? JSON.stringify(meanwhile.content).slice(0, 300) : 'answered').toBe('answered');
           const before = await confirmation.state();
-          answer();
+          slow.answer();
           const result = await call;
           expect(result.isError, `${confirmation.call.name} after a change the user was not shown: ${JSON.stringify(result.content).slice(0, 300)}`).toBe(true);
           expect(await confirmation.state(), `${confirmation.call.name} changed something after it was refused`).toBe(before);
           await expect(alive(person)).resolves.toBeDefined();
         } finally {
-          answer();
+          slow.answer();
           await other.close();
           await person.close();
           await server.close();

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { connectInMemory, makeTempTree, slowPerson, unlessStillWaiting, type TempTree } from '@mcp-reference/test-harness';
 import { spawn } from 'node:child_process';
 import { bin, open, refusal, sleep, textOf, type Session } from './test-support.js';
 
@@ -253,38 +253,29 @@ describe('a confirmation is asked before the path is locked (issue 21, item 4)',
     it(`${tool}: another session edits the file while the user is asked, and the stale replace is refused (CONFLICT)`, async () => {
       await writeFile(tree.path('target.txt'), 'original\n');
       await writeFile(tree.path('source.txt'), 'source\n');
-      let answer!: () => void;
-      const answered = new Promise<void>((resolve) => (answer = resolve));
-      let asked!: () => void;
-      const askedNow = new Promise<void>((resolve) => (asked = resolve));
       // A person who takes a while: the answer comes only when the test gives it.
-      const elicit = async () => {
-        asked();
-        await answered;
-        return { action: 'accept' as const, content: { confirm: true } };
-      };
-      session = await open({ dirs: [tree.dir] }, { elicit: elicit as never });
-      const { connectInMemory } = await import('@mcp-reference/test-harness');
+      const person = slowPerson();
+      session = await open({ dirs: [tree.dir] }, { elicit: person.elicit });
       const other = await connectInMemory(session.server);
       try {
         const replace = session.call(tool, args(tree));
-        await askedNow;
+        await person.asked;
         const edit = other.client.callTool({
           name: 'edit_file',
           arguments: { path: tree.path('target.txt'), edits: [{ oldText: 'original', newText: 'edited meanwhile' }] },
         });
         // With the lock held during the question, the edit waited for the answer (up to 60 s).
-        const first = await Promise.race([edit.then(() => 'edit done'), sleep(15_000).then(() => 'edit still waiting')]);
-        expect(first).toBe('edit done');
+        const first = await unlessStillWaiting(edit);
+        expect(first === undefined ? 'edit still waiting' : 'edit done').toBe('edit done');
         expect((await edit).isError).toBeFalsy();
-        answer();
+        person.answer();
         const result = await replace;
         expect(result.isError, textOf(result)).toBe(true);
         expect(textOf(result)).toMatch(/changed while the user was being asked/);
         expect(await readFile(tree.path('target.txt'), 'utf8')).toBe('edited meanwhile\n');
         expect(await readFile(tree.path('source.txt'), 'utf8')).toBe('source\n');
       } finally {
-        answer();
+        person.answer();
         await other.close();
       }
     }, 30_000);

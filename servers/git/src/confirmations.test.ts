@@ -1,31 +1,10 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
-import { connectInMemory } from '@mcp-reference/test-harness';
-import { open, refusal, sampleRepo, sleep, textOf, type Session, type ToolResult } from './test-support.js';
+import { connectInMemory, slowPerson, unlessStillWaiting } from '@mcp-reference/test-harness';
+import { open, refusal, sampleRepo, textOf, type Session, type ToolResult } from './test-support.js';
 
 // Issue 21, item 4: a confirmation is asked BEFORE the repository's write lock is taken, and
 // what the person was asked about is looked at again under the lock.
-
-/** A person who takes a while: `answer()` gives the answer; `asked` resolves at the question. */
-function slowPerson() {
-  let answer!: () => void;
-  const answered = new Promise<void>((resolve) => (answer = resolve));
-  let onAsked!: (message: string) => void;
-  const asked = new Promise<string>((resolve) => (onAsked = resolve));
-  const questions: string[] = [];
-  const elicit = async (message: string) => {
-    questions.push(message);
-    onAsked(message);
-    await answered;
-    return { action: 'accept' as const, content: { confirm: true } };
-  };
-  return { elicit: elicit as never, asked, answer, questions };
-}
-
-/** Resolves to what `call` answered, or to 'still waiting' after 15 s (a lock held during the question waits for the person). */
-async function whileAsked<T>(call: Promise<T>): Promise<T | 'still waiting'> {
-  return Promise.race([call, sleep(15_000).then(() => 'still waiting' as const)]);
-}
 
 describe('git confirmations: ask first, then lock, then look again (issue 21, item 4)', () => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
@@ -54,8 +33,8 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
     try {
       const reset = session!.call('git_reset', { repo_path: repo.root, hard: true });
       expect(await person.asked).toMatch(/Discard uncommitted changes to 1 file\(s\) .*src\/a\.txt/);
-      const staged = await whileAsked(callOther('git_add', { repo_path: repo.root, files: ['src/a.txt'] }));
-      expect(staged === 'still waiting' ? staged : staged.isError ? textOf(staged) : 'done').toBe('done');
+      const staged = await unlessStillWaiting(callOther('git_add', { repo_path: repo.root, files: ['src/a.txt'] }));
+      expect(staged === undefined ? 'still waiting' : staged.isError ? textOf(staged) : 'done').toBe('done');
       person.answer();
       const result = await reset;
       expect(result.isError, textOf(result)).toBe(true);
@@ -108,8 +87,8 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
     try {
       const checkout = session!.call('git_checkout', { repo_path: repo.root, branch_name: 'feature', force: true });
       expect(await person.asked).toMatch(/Switching to feature discards uncommitted changes to 1 file\(s\) \(src\/a\.txt; 1 insertion\(\+\), 3 deletions\(-\)\)/);
-      const staged = await whileAsked(callOther('git_add', { repo_path: repo.root, files: ['src/a.txt'] }));
-      expect(staged === 'still waiting' ? staged : staged.isError ? textOf(staged) : 'done').toBe('done');
+      const staged = await unlessStillWaiting(callOther('git_add', { repo_path: repo.root, files: ['src/a.txt'] }));
+      expect(staged === undefined ? 'still waiting' : staged.isError ? textOf(staged) : 'done').toBe('done');
       person.answer();
       const result = await checkout;
       expect(result.isError, textOf(result)).toBe(true);
@@ -131,8 +110,8 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
       const pop = session!.call('git_stash', { repo_path: repo.root, action: 'pop' });
       expect(await person.asked).toMatch(/Pop stash@\{0\} \("On main: first"\) onto 1 uncommitted change/);
       // The other session stashes the local edit: stash@{0} is now another stash.
-      const pushed = await whileAsked(callOther('git_stash', { repo_path: repo.root, action: 'push', message: 'second' }));
-      expect(pushed === 'still waiting' ? pushed : pushed.isError ? textOf(pushed) : 'done').toBe('done');
+      const pushed = await unlessStillWaiting(callOther('git_stash', { repo_path: repo.root, action: 'push', message: 'second' }));
+      expect(pushed === undefined ? 'still waiting' : pushed.isError ? textOf(pushed) : 'done').toBe('done');
       person.answer();
       const result = await pop;
       expect(result.isError, textOf(result)).toBe(true);

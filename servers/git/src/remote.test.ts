@@ -4,7 +4,7 @@ import { chmod, realpath, stat, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
+import { connectInMemory, makeTempTree, slowPerson, unlessStillWaiting, type TempTree } from '@mcp-reference/test-harness';
 import { open, sampleRepo, refusal, sleep, type Session } from './test-support.js';
 
 const exec = promisify(execFile);
@@ -125,34 +125,24 @@ describe('remote operations against git daemon on 127.0.0.1', () => {
     await repo.commit('shown', { 'shown.txt': 's\n' });
     const shown = await repo.git('rev-parse', 'HEAD');
     const remoteBefore = await git(bare, 'rev-parse', 'main');
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    let asked!: (message: string) => void;
-    const question = new Promise<string>((resolve) => (asked = resolve));
-    const slow = await open({ repositories: [repo.root] }, {
-      elicit: (async (message: string) => {
-        asked(message);
-        await answered;
-        return { action: 'accept', content: { confirm: true } };
-      }) as never,
-    });
-    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const person = slowPerson();
+    const slow = await open({ repositories: [repo.root] }, { elicit: person.elicit });
     const other = await connectInMemory(slow.server);
     try {
       const push = slow.call('git_push', { repo_path: repo.root });
-      expect(await question).toContain(`(${shown.slice(0, 10)})`);
+      expect(await person.asked).toContain(`(${shown.slice(0, 10)})`);
       // Another session of the same server commits meanwhile: not held up by the question.
       await writeFile(repo.path('unseen.txt'), 'u\n');
       await repo.git('add', 'unseen.txt');
-      const committed = await Promise.race([other.client.callTool({ name: 'git_commit', arguments: { repo_path: repo.root, message: 'unseen' } }), sleep(15_000).then(() => 'still waiting')]);
-      expect(typeof committed === 'string' ? committed : committed.isError ? JSON.stringify(committed.content) : 'done').toBe('done');
-      answer();
+      const committed = await unlessStillWaiting(other.client.callTool({ name: 'git_commit', arguments: { repo_path: repo.root, message: 'unseen' } }));
+      expect(committed === undefined ? 'still waiting' : committed.isError ? JSON.stringify(committed.content) : 'done').toBe('done');
+      person.answer();
       const result = await push;
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toMatch(/moved .*nothing was pushed/);
       expect(await git(bare, 'rev-parse', 'main')).toBe(remoteBefore);
     } finally {
-      answer();
+      person.answer();
       await other.close();
       await slow.close();
     }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SqliteFixture } from '@mcp-reference/test-harness';
+import { connectInMemory, slowPerson, type SqliteFixture } from '@mcp-reference/test-harness';
 import { linksOf, open, textOf, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
 
 describe('write tools (--write)', () => {
@@ -86,39 +86,26 @@ describe('write tools (--write)', () => {
   });
 
   it('refuses a confirmed statement that the database changed into something else while the user was asked (issue 21, item 4)', async () => {
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    let asked!: (message: string) => void;
-    const question = new Promise<string>((resolve) => (asked = resolve));
-    s = await open(
-      { dbPath: db.file, write: true },
-      {
-        elicit: (async (message: string) => {
-          asked(message);
-          await answered;
-          return { action: 'accept', content: { confirm: true } };
-        }) as never,
-      },
-    );
-    const { connectInMemory } = await import('@mcp-reference/test-harness');
+    const person = slowPerson();
+    s = await open({ dbPath: db.file, write: true }, { elicit: person.elicit });
     const other = await connectInMemory(s.server);
     try {
       const deleting = s.call('write_query', { query: 'DELETE FROM orders WHERE id = 1' });
-      expect(await question).toMatch(/deletes rows \(it writes orders\)/);
+      expect(await person.asked).toMatch(/deletes rows \(it writes orders\)/);
       // Another session writes meanwhile (nothing waits on the person), and another program
       // adds a trigger: the DELETE would now delete users too, which nobody was asked about.
       const inserted = await other.client.callTool({ name: 'write_query', arguments: { query: "INSERT INTO users (name) VALUES ('meanwhile')" } });
       expect(inserted.isError, textOf(inserted as never)).toBeFalsy();
       db.exec('CREATE TRIGGER wipe AFTER DELETE ON orders BEGIN DELETE FROM users WHERE id NOT IN (SELECT user_id FROM orders); END');
       const before = await snapshotDir(db.dir);
-      answer();
+      person.answer();
       const result = await deleting;
       expect(result.isError, textOf(result)).toBe(true);
       expect(textOf(result)).toMatch(/changed while the user was being asked: this statement now .*it writes .*users.*Nothing was changed/);
       expect(await snapshotDir(db.dir)).toEqual(before);
       expect((await s.ok<QueryOut>('read_query', { query: 'SELECT (SELECT count(*) FROM orders), (SELECT count(*) FROM users)' })).rows).toEqual([[3, 4]]);
     } finally {
-      answer();
+      person.answer();
       await other.close();
     }
   }, 30_000);
