@@ -130,14 +130,10 @@ function alternatesOf(objects: string): string[] {
  * symbolic link in its git directory that leads out, or an `objects/info/alternates`
  * (followed as git follows it) naming an object store elsewhere, which would let refs
  * of this repository read another's objects. Checked at every call: a write (a reset,
- * a checkout, another process) can change any of it.
+ * a checkout, another process) can change any of it. Synchronous, like the rest of the
+ * checks of a call: metadata calls that never wait on a FIFO (see linkLeavingArea).
  */
-export async function metadataOutside(
-  gitDirs: readonly string[],
-  objects: string,
-  inside: (p: string) => boolean,
-  cache?: MetadataCache,
-): Promise<string | undefined> {
+export function metadataOutside(gitDirs: readonly string[], objects: string, inside: (p: string) => boolean, cache?: MetadataCache): string | undefined {
   for (const dir of new Set(gitDirs)) {
     const reason = linkLeavingArea(dir, inside, cache);
     if (reason) return reason;

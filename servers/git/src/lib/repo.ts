@@ -129,7 +129,7 @@ export async function resolveRepo(requested: string, areas: readonly string[], c
   if (realOrUndefined(path.join(gitDir, 'HEAD')) === undefined) {
     throw new AccessError(`${gitDir} is not a git directory (no HEAD).`);
   }
-  const escape = await metadataOutside([gitDir, commonDir], path.join(commonDir, 'objects'), inside, cache);
+  const escape = metadataOutside([gitDir, commonDir], path.join(commonDir, 'objects'), inside, cache);
   if (escape) throw new AccessError(escape);
   return { root, gitDir, commonDir, id: repoId(root) };
 }
