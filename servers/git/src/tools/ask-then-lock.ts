@@ -31,7 +31,8 @@ export async function askThenLock<S extends Seen, T>(
   ctx: Ctx,
   repo: Repo,
   steps: {
-    look(): Promise<S>;
+    /** What there is now; `again` under the lock, where only `key` is compared (no question needed). */
+    look(again: boolean): Promise<S>;
     /** The answer when the person declines. */
     declined: string;
     /** The answer when what the person saw changed before the lock was taken (or kept changing, with nothing asked). */
@@ -40,10 +41,10 @@ export async function askThenLock<S extends Seen, T>(
   },
 ): Promise<T | ToolResult> {
   for (let round = 1; ; round++) {
-    const seen = await steps.look();
+    const seen = await steps.look(false);
     if (seen.question !== undefined && !(await ctx.confirm(seen.question))) return ctx.error(steps.declined);
     const outcome = await ctx.git.exclusive(repo, async () => {
-      const now = await steps.look();
+      const now = await steps.look(true);
       if (now.key === seen.key) return { done: await steps.act(seen) };
       // Nothing asked yet: the change came between the look and the lock; look (and ask) again.
       if (seen.question === undefined && round < MAX_LOOKS) return undefined;
@@ -64,12 +65,13 @@ export interface WorktreeSeen extends Seen {
  * The uncommitted changes to tracked files, as `git status` reports them (with HEAD and the
  * index's object names), plus each changed file's inode, size and times: a file edited again
  * keeps its status line, not its times. `question` is given the files and a description of
- * them for the person (up to five names, and the lines added and removed against HEAD).
+ * them for the person (up to five names, and the lines added and removed against HEAD, which
+ * costs a diff: without `question`, as under the lock, there is no question and no diff).
  * On 2026-07-28 a call that asked runs again from the top with the answer, and an answer
  * counts only for the same question: a change that alters the files or their line counts
  * between the rounds is asked about again.
  */
-export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: (files: string[], described: string) => string): Promise<WorktreeSeen> {
+export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: ((files: string[], described: string) => string) | undefined): Promise<WorktreeSeen> {
   const text = (await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=no'])).stdout.toString();
   const status = parseStatus(text);
   const files = status.files.map((f) => f.path);
@@ -79,19 +81,13 @@ export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: (files: str
     const stat = lstatSync(path.join(repo.root, file), { bigint: true, throwIfNoEntry: false });
     stats.push(stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : '-');
   }
-  let described = someOf(files);
-  if (files.length > 0) {
-    // " 2 files changed, 10 insertions(+), 2 deletions(-)"; nothing without a HEAD to compare with.
-    const shortstat = await git(ctx, repo, ['diff', ...DIFF_SAFETY, '--shortstat', 'HEAD', '--'], { okCodes: [128] });
-    const lines = shortstat.code === 0 ? shortstat.stdout.toString().trim().replace(/^\d+ files? changed, /, '') : '';
-    if (lines) described += `; ${lines}`;
-  }
-  return {
-    key: `${text}\0\0${stats.join('\0')}`,
-    question: files.length > 0 ? question(files, described) : undefined,
-    files,
-    staged: status.files.filter((f) => f.staged).map((f) => f.path),
-  };
+  const key = `${text}\0\0${stats.join('\0')}`;
+  const staged = status.files.filter((f) => f.staged).map((f) => f.path);
+  if (question === undefined || files.length === 0) return { key, files, staged };
+  // " 2 files changed, 10 insertions(+), 2 deletions(-)"; nothing without a HEAD to compare with.
+  const shortstat = await git(ctx, repo, ['diff', ...DIFF_SAFETY, '--shortstat', 'HEAD', '--'], { okCodes: [128] });
+  const lines = shortstat.code === 0 ? shortstat.stdout.toString().trim().replace(/^\d+ files? changed, /, '') : '';
+  return { key, question: question(files, lines ? `${someOf(files)}; ${lines}` : someOf(files)), files, staged };
 }
 
 /** Up to five of `files`, for a question. */

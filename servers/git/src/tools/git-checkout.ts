@@ -50,8 +50,8 @@ export const gitCheckout = defineTool({
     if (!force) return ctx.git.exclusive(repo, () => checkout([]));
     // Asked before the lock, checked again under it (ask-then-lock.ts).
     return askThenLock(ctx, repo, {
-      look: () =>
-        lookAtWorktree(ctx, repo, (files, described) => `Switching to ${branch_name} discards uncommitted changes to ${files.length} file(s) (${described}). Go ahead?`),
+      look: (again) =>
+        lookAtWorktree(ctx, repo, again ? undefined : (files, described) => `Switching to ${branch_name} discards uncommitted changes to ${files.length} file(s) (${described}). Go ahead?`),
       declined: 'The user declined; the branch was not switched.',
       changed:
         `The uncommitted changes in ${repo.root} changed before the switch (someone staged, edited or committed meanwhile, perhaps while the user was being asked): ` +

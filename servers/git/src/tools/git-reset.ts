@@ -28,7 +28,7 @@ export const gitReset = defineTool({
     }
     // Asked before the lock, checked again under it (ask-then-lock.ts).
     return askThenLock(ctx, repo, {
-      look: () => lookAtWorktree(ctx, repo, (files, described) => `Discard uncommitted changes to ${files.length} file(s) in ${repo.root} (${described})?`),
+      look: (again) => lookAtWorktree(ctx, repo, again ? undefined : (files, described) => `Discard uncommitted changes to ${files.length} file(s) in ${repo.root} (${described})?`),
       declined: 'The user declined; nothing was reset.',
       changed:
         `The uncommitted changes in ${repo.root} changed before they could be discarded (someone staged, edited or committed meanwhile, ` +

@@ -52,13 +52,13 @@ export const gitStash = defineTool({
     // Asked before the lock, checked again under it (ask-then-lock.ts): the work tree, and
     // which stash is at that index (another session's push renumbers them).
     return askThenLock(ctx, repo, {
-      look: async () => {
+      look: async (again) => {
         const stashes = await list();
         if (which >= stashes.length) throw new ArgumentError(`There is no stash ${which} (${stashes.length} stash(es)). Use action 'list'.`);
         const worktree = await lookAtWorktree(
           ctx,
           repo,
-          (files, described) => `Pop stash@{${which}} ("${stashes[which].message}") onto ${files.length} uncommitted change(s) in ${repo.root} (${described})? Conflicts may need resolving by hand.`,
+          again ? undefined : (files, described) => `Pop stash@{${which}} ("${stashes[which].message}") onto ${files.length} uncommitted change(s) in ${repo.root} (${described})? Conflicts may need resolving by hand.`,
         );
         return { ...worktree, key: `${stashes[which].commit}\0${worktree.key}` };
       },
