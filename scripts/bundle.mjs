@@ -69,13 +69,14 @@ const common = {
 
 await rm(`${cwd}/dist`, { recursive: true, force: true });
 // A worker thread cannot import the bundle, so code a worker needs from a dependency is
-// inlined as text (see servers/filesystem/src/lib/re2js-source.ts), minified: its comments
+// inlined as text (see shared/src/re2js.ts), minified: its comments
 // would otherwise carry `import('./Machine.js')` type notes into the bin, and the text is
 // a third of the size.
 async function sourceOf(pkg) {
   let file;
   try {
-    file = createRequire(`${cwd}/package.json`).resolve(pkg);
+    // Resolved from the base, which depends on it for every server.
+    file = createRequire(new URL('../shared/package.json', import.meta.url)).resolve(pkg);
   } catch {
     return 'undefined';
   }

@@ -1,5 +1,5 @@
 import type { RE2JS as RE2JSPattern } from 're2js';
-import { loadRE2JS } from './re2js-source.js';
+import { loadRE2JS } from '@mcp-reference/shared/core';
 import { FsError } from './errors.js';
 
 /**

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { FsError, toFsError } from './errors.js';
 import { compileGlobs, walkBatches } from './walk.js';
 import type { WalkEntry } from './walk.js';
-import { openWorkerChannel } from './worker-channel.js';
+import { openWorkerChannel } from '@mcp-reference/shared/core';
 import { useProcFd } from './proc-fd.js';
 import { compileRegex, quoteRegex } from './regex.js';
-import { re2jsSource } from './re2js-source.js';
+import { re2jsSource } from '@mcp-reference/shared/core';
 import type { GlobOptions } from './glob.js';
 
 /**

@@ -85,7 +85,7 @@
  *               signal?, onProgress?, maxResults? }): Promise<{ matches, truncated, scanned }>
  *   compileSearchPattern(pattern)
  *
- * grep.ts                                       matching runs on pooled workers (worker-channel.ts)
+ * grep.ts                                       matching runs on pooled workers (the base's openWorkerChannel)
  *   grepFiles(root, { pattern, literal?, caseSensitive = true, include?, exclude?,
  *             contextLines?, maxResults = 200, maxFileBytes = 50 MB, maxLineLength = 500,
  *             maxOutputBytes = 4 M, timeoutMs = 120 s,
@@ -93,10 +93,6 @@
  *     : Promise<{ matches: {path, relative, line, column, text, before, after}[],
  *                 truncated, truncatedBy?, filesScanned, filesMatched,
  *                 skipped: {binary, tooLarge, unreadable} }>      context merged as grep -C
- *
- * worker-channel.ts
- *   openWorkerChannel(makeHandler, init, { signal?, timeoutMs?, timeoutMessage?, maxHeapMb?, onlyIfIdle? })
- *     : Promise<{ request(req): Promise<reply>, close() }>   a worker thread for one call
  *
  * glob.ts                                       globs in linear time (RE2 via re2js), minimatch semantics
  *   compileGlob(glob, { caseInsensitive?, platform? }, label): { test(path), source, negated }
@@ -128,7 +124,6 @@
  *                (a .gitignore is read with the base's readOwnFileSync: regular, not a symlink, no
  *                blocking open, size-capped, where expected)
  * case-sensitivity.ts isCaseInsensitiveAt(dir), createGlobSettings(platform): per allowed directory
- * re2js-source.ts re2jsSource(), loadRE2JS()   re2js as text (for workers) and evaluated once per thread
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
  *
  * Used by the tools and resources layer:
@@ -156,7 +151,6 @@ export * from './unified-diff.js';
 export * from './walk.js';
 export * from './search.js';
 export * from './grep.js';
-export * from './worker-channel.js';
 export * from './glob.js';
 export * from './regex.js';
 export * from './tree.js';
@@ -167,7 +161,6 @@ export * from './mime.js';
 export * from './format-size.js';
 export * from './gitignore.js';
 export * from './case-sensitivity.js';
-export * from './re2js-source.js';
 export * from './time-slice.js';
 export * from './access.js';
 export * from './entry-path.js';

@@ -1,4 +1,4 @@
-import { loadRE2JS } from './re2js-source.js';
+import { loadRE2JS } from '@mcp-reference/shared/core';
 import { FsError } from './errors.js';
 
 /**

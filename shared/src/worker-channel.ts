@@ -1,6 +1,6 @@
 import { BroadcastChannel } from 'node:worker_threads';
-import { runInWorker } from '@mcp-reference/shared/worker';
-import { nodeCrypto } from '@mcp-reference/shared/core';
+import { runInWorker } from './worker.js';
+import { nodeCrypto } from './lazy-builtins.js';
 
 /**
  * A worker thread (from the process's pool) held for one call, answering requests, for CPU-heavy
@@ -67,7 +67,7 @@ export async function openWorkerChannel<I, Req, Rep>(
   init: I,
   options: WorkerChannelOptions = {},
 ): Promise<WorkerChannel<Req, Rep>> {
-  const name = `mcp-fs-${nodeCrypto().randomUUID()}`;
+  const name = `mcp-worker-${nodeCrypto().randomUUID()}`;
   const channel = new BroadcastChannel(name);
   channel.unref(); // an open channel must not keep the process alive; the worker's end is runInWorker's business
   const pending = new Map<number, { resolve: (value: Rep) => void; reject: (error: unknown) => void }>();

@@ -12,11 +12,11 @@ export function re2jsSource(): string {
   return readFileSync(createRequire(import.meta.url).resolve('re2js'), 'utf8');
 }
 
-// The evaluated library, once per thread. It hangs off globalThis like the worker's copy
-// does (grep.ts): immutable library code, evaluated on first use, so a server that is
+// The evaluated library, once per thread. It hangs off globalThis like a worker's copy
+// does: immutable library code, evaluated on first use, so a server that is
 // never asked for a glob or a pattern never compiles it and start-up stays fast (the
 // bundle carries re2js once, as text).
-const KEY = Symbol.for('@mcp-reference/server-filesystem/re2js');
+const KEY = Symbol.for('@mcp-reference/shared/re2js');
 
 /** re2js's RE2JS class, evaluated from its source on first use. */
 export function loadRE2JS(): typeof RE2JSClass {
