@@ -38,9 +38,16 @@ export interface GitBenchOptions {
   entry?: string;
 }
 
+/** Matched by RE2 (unbounded repetition): every file's first line holds "file ". */
+const REGEX_WITH_TEXT = '^file [0-9]+ version [0-9]+$';
+/** Nothing every match holds (it matches an empty line): every line is matched by RE2 (none matches: the repository has no blank line). */
+const REGEX_EVERY_LINE = '^ *$';
+
 const TARGETS = {
   vsCli: { kind: 'ratio', max: 1.3 },
   grepVsCli: { kind: 'ratio', max: 2 },
+  // A regex with nothing git can look for: bounded by git writing every line (issue 21, item 3).
+  everyLine: { kind: 'ratio', max: 3 },
   page: { kind: 'ratio', max: 2 },
   batch: { kind: 'ratio', max: 2 },
   coldStart: { kind: 'ratio', max: 0.6 }, // issue 21 item 17 (was 0.7x)
@@ -63,6 +70,8 @@ function ours(launch: Launch, tool: string, args: () => Record<string, unknown>)
 }
 
 const gitCli = (repo: GitBenchRepo, ...args: string[]): Maker => () => commandRunner('git', ['-C', repo.dir, ...args]);
+/** `git grep`, for which finding nothing (exit code 1) is an answer. */
+const gitGrepCli = (repo: GitBenchRepo, ...args: string[]): Maker => () => commandRunner('git', ['-C', repo.dir, 'grep', ...args], [0, 1]);
 
 /** One `git cat-file --batch` reading the 100 sample files at HEAD, spawn to exit. */
 function catFileBatch(repo: GitBenchRepo): Maker {
@@ -147,6 +156,18 @@ export async function measureGit(options: GitBenchOptions): Promise<{ rows: RowI
     ours(launch, 'git_grep', () => ({ repo_path: r, pattern: repo.grepToken, max_results: 10_000 })),
     gitCli(repo, 'grep', '-n', '--null', '-I', '--full-name', '-F', '-e', repo.grepToken),
   );
+  // Regexes git's own engine is not trusted with (unbounded repetition, a negated class): RE2 on
+  // a worker, on the lines git finds holding the fixed text every match needs, or on every line.
+  const [regexOurs, regexCli] = await pair(
+    'git_grep regex (RE2, lines holding "file ") vs git grep -E',
+    ours(launch, 'git_grep', () => ({ repo_path: r, pattern: REGEX_WITH_TEXT, regex: true, max_results: 10_000 })),
+    gitGrepCli(repo, '-n', '--null', '-I', '--full-name', '-E', '-e', REGEX_WITH_TEXT),
+  );
+  const [everyOurs, everyCli] = await pair(
+    'git_grep regex (RE2, every line) vs git grep -E',
+    ours(launch, 'git_grep', () => ({ repo_path: r, pattern: REGEX_EVERY_LINE, regex: true, max_results: 10_000 })),
+    gitGrepCli(repo, '-n', '--null', '-I', '--full-name', '-E', '-e', REGEX_EVERY_LINE),
+  );
   const lastPage = Math.min(100, Math.floor(repo.commits / 100));
   log(`git: git_log pages 1..${lastPage} walked in order (${Math.max(runs, 3)} walks)...`);
   const [page1, pageN] = await walkPages(launch, repo, lastPage, Math.max(runs, 3));
@@ -162,12 +183,15 @@ export async function measureGit(options: GitBenchOptions): Promise<{ rows: RowI
     { measurement: 'git: git_diff_unstaged vs git diff (50 changed files)', unit: 'ms', ours: figure(diffOurs), baseline: figure(diffCli), baselineLabel: 'git CLI', target: TARGETS.vsCli },
     { measurement: `git: git_blame vs git blame (hot.txt, ${Math.ceil(repo.commits / 10)} lines)`, unit: 'ms', ours: figure(blameOurs), baseline: figure(blameCli), baselineLabel: 'git CLI', target: TARGETS.vsCli },
     { measurement: `git: git_grep ${repo.grepToken} vs git grep`, unit: 'ms', ours: figure(grepOurs), baseline: figure(grepCli), baselineLabel: 'git CLI', target: TARGETS.grepVsCli },
+    { measurement: `git: git_grep regex ${REGEX_WITH_TEXT} (RE2 on the lines holding "file ") vs git grep -E`, unit: 'ms', ours: figure(regexOurs), baseline: figure(regexCli), baselineLabel: 'git CLI', target: TARGETS.grepVsCli },
+    { measurement: `git: git_grep regex ${REGEX_EVERY_LINE} (RE2 on every line, no match) vs git grep -E`, unit: 'ms', ours: figure(everyOurs), baseline: figure(everyCli), baselineLabel: 'git CLI', target: TARGETS.everyLine,
+      note: 'git writes every line of the repository for RE2 to match; git grep -E on this pattern is slower still' },
     { measurement: `git: git_log page ${lastPage} vs page 1 (100 commits each, paged in order)`, unit: 'ms', ours: figure(pageN), baseline: figure(page1), baselineLabel: 'page 1', target: TARGETS.page },
     { measurement: 'git: 100 files with git_file_at_ref (100 calls sent together) vs one git cat-file --batch', unit: 'ms', ours: figure(filesOurs), baseline: figure(filesBatch), baselineLabel: 'cat-file --batch', target: TARGETS.batch },
     { measurement: 'Cold start, git', unit: 'ms', ours: figure(gitStart.coldStart), baseline: figure(officialStart.coldStart), baselineLabel: 'official filesystem', target: TARGETS.coldStart,
       note: 'the official git server is Python and not installable here; the official filesystem server is the baseline the issue names' },
     { measurement: 'Idle RSS 1 s after initialize, git', unit: 'MB', ours: figure(gitStart.idleRss), baseline: figure(officialStart.idleRss), baselineLabel: 'official filesystem', target: TARGETS.idleRss },
   ];
-  const details = { repository: { dir: repo.dir, commits: repo.commits, files: repo.files, generatedNow: repo.generatedNow, generationSeconds: repo.seconds }, samples: { logOurs, logCli, statusOurs, statusCli, diffOurs, diffCli, blameOurs, blameCli, grepOurs, grepCli, page1, pageN, filesOurs, filesBatch }, startup: { official: officialStart, git: gitStart } };
+  const details = { repository: { dir: repo.dir, commits: repo.commits, files: repo.files, generatedNow: repo.generatedNow, generationSeconds: repo.seconds }, samples: { logOurs, logCli, statusOurs, statusCli, diffOurs, diffCli, blameOurs, blameCli, grepOurs, grepCli, regexOurs, regexCli, everyOurs, everyCli, page1, pageN, filesOurs, filesBatch }, startup: { official: officialStart, git: gitStart } };
   return { rows, details };
 }

@@ -29,6 +29,7 @@ const HELP = `pnpm bench [options]   (or: node test-harness/dist/bench.js [optio
   --out DIR               where latest.json and latest.md go (default test-harness/bench/results)
   --only sqlite           only the SQLite server's figures (1M-row table)
   --only fs-scaling       only the filesystem scaling rows (ambiguous edit at N and 2N, paging 20k files, a .gitignore's cost)
+  --only git              only the git server's figures (a generated repository)
   --only filesystem       only the filesystem and template rows (no fetch, git or SQLite)
   --help`;
 
@@ -105,12 +106,14 @@ function countNote(what: string, ours: unknown, expected: unknown, by: string): 
   return `${what} returned ${ours} items where ${by} found ${expected}`;
 }
 
-/** `--only sqlite` / `--only fs-scaling`: those rows alone, in the same results files. */
+/** `--only sqlite` / `--only fs-scaling` / `--only git`: those rows alone, in the same results files. */
 async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Promise<void> {
   const sqliteBench =
     opts.only === 'fs-scaling'
       ? await measureFsScaling({ filesystem: ourFilesystem(opts.oursFilesystem), runs: opts.treeRuns, log })
-      : await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
+      : opts.only === 'git'
+        ? await measureGit({ runs: opts.runs, quick: opts.quick, log })
+        : await measureSqlite({ runs: opts.runs, calls: opts.calls, log });
   const table = sqliteBench.rows.map(makeRow);
   const env: Environment = {
     date: new Date().toISOString().slice(0, 10),
@@ -135,7 +138,7 @@ async function sqliteOnly(opts: ReturnType<typeof options>, started: number): Pr
 async function main(): Promise<void> {
   const opts = options();
   const started = Date.now();
-  if (opts.only === 'sqlite' || opts.only === 'fs-scaling') return sqliteOnly(opts, started);
+  if (opts.only === 'sqlite' || opts.only === 'fs-scaling' || opts.only === 'git') return sqliteOnly(opts, started);
   const official = officialFilesystem();
   const template = ourTemplate(opts.oursTemplate);
   const filesystem = ourFilesystem(opts.oursFilesystem);

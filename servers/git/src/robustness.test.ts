@@ -28,7 +28,9 @@ function bigRepository(): string {
   closeSync(fd);
   // A file of every width of character and long lines, read back in pieces (continuations).
   writeFileSync(path.join(dir, 'pieces.txt'), PIECES);
-  execFileSync('git', ['add', 'pieces.txt'], { cwd: dir, env });
+  // A line git's own regex engine is slow on: patterns that try every start of it.
+  writeFileSync(path.join(dir, 'hostile.txt'), `${'ab'.repeat(20_000)}\n`);
+  execFileSync('git', ['add', 'pieces.txt', 'hostile.txt'], { cwd: dir, env });
   execFileSync('git', ['commit', '-q', '-m', 'x'.repeat(3000)], {
     cwd: dir,
     env: { ...env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' },
@@ -72,9 +74,11 @@ describeServerRobustness('git', {
       // Every output of this server is capped far below the 8 MiB default budget; a 3 KB
       // commit subject goes over a 2 KB one.
       bigCall: { name: 'git_log', arguments: { repo_path: dir, max_count: 5 }, maxResultBytes: 2048 },
-      // A nested-repetition regex over 16 MB: git works for many seconds unless stopped.
-      slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z ]+)+Z', regex: true } },
-      // The work is git's, in a child process: it has stopped when no git runs in the repository.
+      // A regex with no literal part over 16 MB, every line matched with RE2 on a worker: linear,
+      // but with a program this large about 50 s unless stopped.
+      slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z]+ ?){300}[^a-z]', regex: true } },
+      // The work is git's, in a child process, and the worker's: both stop (the suite checks the
+      // process's CPU time too).
       workStopped: async () => (await gitProcessesIn(dir)) === 0,
       // The branch HEAD names, which the server reads itself to know the commit.
       ownFile: { path: path.join(dir, '.git', 'refs', 'heads', 'main'), call: { name: 'git_file_at_ref', arguments: { repo_path: dir, path: 'pieces.txt' } } },
@@ -108,8 +112,16 @@ describeServerRobustness('git', {
         },
       ],
       // git's regex engine takes exponential time on a backreference (the small repository's
-      // file has a line of 5,000 a's): refused before git runs.
-      hostilePatterns: [{ name: 'git_grep', arguments: { repo_path: asked, pattern: '(a*)*\\1c', regex: true }, refused: /backreference/ }],
+      // file has a line of 5,000 a's): refused before git runs. Over the big one's line of
+      // 40,000 characters, git's engine took 19 s for `(a|b|.)*c` and over 60 s for `(.*){20}c`;
+      // matched with RE2, on the lines `git grep -F c` finds (none), at once.
+      hostilePatterns: [
+        { name: 'git_grep', arguments: { repo_path: asked, pattern: '(a*)*\\1c', regex: true }, refused: /backreference/ },
+        { name: 'git_grep', arguments: { repo_path: dir, pathspec: 'hostile.txt', pattern: '(a|b|.)*c', regex: true } },
+        { name: 'git_grep', arguments: { repo_path: dir, pathspec: 'hostile.txt', pattern: '(.*){20}c', regex: true } },
+        // The line holds "ba": RE2 runs over all of it (git's engine: 28 s).
+        { name: 'git_grep', arguments: { repo_path: dir, pathspec: 'hostile.txt', pattern: '(a|b|.)*ba$', regex: true, ignore_case: true } },
+      ],
       // A hard reset asks first; another session stages the change while the user thinks. (In a
       // small repository of its own: the big one's index entry would make git hash 16 MB.)
       confirmation: {

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { writeFile, mkdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { isWellFormedText } from '@mcp-reference/test-harness';
 import { open, sampleRepo, linksOf, refusal, textOf, type Session } from './test-support.js';
@@ -354,6 +355,77 @@ describe('added tools', () => {
       expect(out.matches[0].text.length).toBeLessThan(1100);
       expect(out.matches[1].text).toBe('needle here');
     }
+  });
+
+  it("git_grep's regexes find what git's own engine finds, matched in linear time (issue 21, item 3)", async () => {
+    // Lines for the corners of git's dialect: brackets where a backslash is itself and "]" first
+    // is a member, GNU escapes, word edges, intervals, an unmatched ")", and text beyond ASCII.
+    const lines = [
+      'function one() { return true; }', 'const x = a[1] + b[22];', 'colour and color', 'C:\\path\\to', 'x]y', 'a{2}b aab',
+      'return false;', '  // comment', 'tab\there', 'ünïcödé text', 'foobarbaz', 'a)b', 'end.', 'UPPER lower', '', 'hello_world 42',
+    ];
+    await writeFile(repo.path('corners.txt'), `${lines.join('\n')}\n`);
+    await repo.git('add', 'corners.txt');
+    const patterns = [
+      'function[ (]', 'colou?r', '\\<color\\>', '[]x]y', '[\\d]', 'a{2}b', 'a{,1}b', '(foo|bar)+baz', 'a\\)b', '\\.$', '^[[:space:]]*//',
+      '[[:upper:]]{3,}', '\\w+_\\w+', '\\bfalse\\b', '[0-9]+', 'return (true|false);', 'x+y*z?', '^$', '[^a-z ]', 'ü.', '(a|b|.)*c', '\\{2\\}',
+    ];
+    for (const ignore_case of [false, true]) {
+      for (const pattern of patterns) {
+        let expected: string[] = [];
+        try {
+          const out = execFileSync('git', ['grep', '-n', '--column', '-I', '-E', ...(ignore_case ? ['-i'] : []), '-e', pattern, '--', 'corners.txt'], { cwd: repo.root, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+          // git also matches "^$" on a line after the last newline, which is not in the file.
+          expected = out.split('\n').filter(Boolean).map((row) => row.split(':').slice(0, 2).join(':')).filter((row) => Number(row.split(':')[1]) <= lines.length);
+        } catch (error) {
+          if ((error as { status?: number }).status !== 1) throw error;
+        }
+        const out = await s.ok('git_grep', { repo_path: repo.root, pattern, regex: true, ignore_case, pathspec: 'corners.txt' });
+        // git's C locale reads "[^a-z ]" and "ü." byte by byte; RE2 reads characters: the same lines here.
+        expect(out.matches.map((m: any) => `${m.path}:${m.line}`), `${pattern}${ignore_case ? ' -i' : ''}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('git_grep refuses what its linear-time matcher cannot do, and what git would refuse, naming it', async () => {
+    const refused: [string, RegExp][] = [
+      ['(a)\\1', /backreference \("\\1"\)/],
+      ['\\d+', /"\\d" is not an escape.*\[0-9\]/],
+      ['a{1001}', /counts past 1000/],
+      ['*a', /Invalid preceding regular expression/],
+      ['(a', /Unmatched \(/],
+      ['[a', /Unmatched \[/],
+      ['a{2,1}', /Invalid content of/],
+      ['[[:word:]]', /Invalid character class name/],
+      ['\\<(', /Unmatched \(/],
+      ['\\<\\.', /"\\<" must come before a word character/],
+      ['a\\', /Trailing backslash/],
+    ];
+    for (const [pattern, reason] of refused) expect(await refusal(s, 'git_grep', { repo_path: repo.root, pattern, regex: true }), pattern).toMatch(reason);
+    // As literal text each is what it says.
+    expect((await s.ok('git_grep', { repo_path: repo.root, pattern: '\\d+' })).matches).toEqual([]);
+  });
+
+  it('git_grep matches a regex in a line of megabytes and gives the kilobyte around its first match; past 8 MiB it says what it did not search', async () => {
+    await writeFile(repo.path('bundle.min.js'), `${'var a=1;'.repeat(400_000)}needle();${'var b=2;'.repeat(400_000)}\n`);
+    // 9 MB on one line, a match in its first 8 MiB and one after.
+    await writeFile(repo.path('huge.min.js'), `${'x=1;'.repeat(1_000)}early();${'x=1;'.repeat(2_300_000)}late();\n`);
+    await repo.git('add', 'bundle.min.js', 'huge.min.js');
+    const out = await s.ok('git_grep', { repo_path: repo.root, pattern: 'ne+dle\\(\\)', regex: true });
+    expect(out.matches.map((m: any) => [m.path, m.line])).toEqual([['bundle.min.js', 1]]);
+    expect(out.matches[0].text).toMatch(/^…(var a=1;){32}needle\(\);(var b=2;)+[var b=2;]*…$/);
+    expect(out).not.toHaveProperty('partly_searched');
+    // Matched by RE2 (an unbounded repetition): in the first 8 MiB.
+    const early = await s.ok('git_grep', { repo_path: repo.root, pattern: '(early|late)+\\(\\)', regex: true, pathspec: 'huge.min.js' });
+    expect(early.matches).toEqual([{ path: 'huge.min.js', line: 1, text: expect.stringMatching(/^…(x=1;)+early\(\);(x=1;)+…$/) }]);
+    expect(early.partly_searched).toEqual([{ path: 'huge.min.js', line: 1 }]);
+    // Matched by git (cheap in its engine): the whole line.
+    const direct = await s.ok('git_grep', { repo_path: repo.root, pattern: 'l[a]te\\(\\)', regex: true, pathspec: 'huge.min.js' });
+    expect(direct.matches).toEqual([{ path: 'huge.min.js', line: 1, text: expect.stringMatching(/^…(x=1;)+late\(\);$/) }]);
+    expect(direct).not.toHaveProperty('partly_searched');
+    const late = await s.call('git_grep', { repo_path: repo.root, pattern: 'lat+e\\(\\)', regex: true, pathspec: 'huge.min.js' });
+    expect(late.structuredContent).toMatchObject({ matches: [], partly_searched: [{ path: 'huge.min.js', line: 1 }] });
+    expect(textOf(late)).toMatch(/searched in their first 8 MiB only: huge.min.js:1/);
   });
 
   it('git_file_at_ref reads a file at any ref with line ranges', async () => {

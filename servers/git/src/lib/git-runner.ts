@@ -149,8 +149,9 @@ export interface RunOptions {
   /**
    * Reads stdout a chunk at a time instead of keeping it (the result's stdout is empty):
    * returning true stops git there, as `maxBytes` does. Implies a plain spawn (`direct`).
+   * `flow` pauses the reading while the reader catches up (git then blocks on the pipe).
    */
-  onChunk?: (chunk: Buffer) => boolean;
+  onChunk?: (chunk: Buffer, flow: StreamFlow) => boolean;
   /** Extra `-c` settings (driver overrides). */
   config?: readonly string[];
   /** Run on a plain spawn, not through simple-git (see the note at the top of this file). */
@@ -161,6 +162,12 @@ export interface RunOptions {
 export function spawnGit(repo: Pick<Repo, 'gitDir' | 'root'>, args: readonly string[], options: Pick<RunOptions, 'config' | 'literalPathspecs'> = {}) {
   const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
   return childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Pauses and resumes reading git's stdout: a reader slower than git holds git back instead of buffering. */
+export interface StreamFlow {
+  pause(): void;
+  resume(): void;
 }
 
 export interface RunResult {
@@ -343,6 +350,14 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
     const kill = (reason: Stop) => {
       stoppedFor ??= reason;
       child.kill('SIGKILL');
+      // A paused stream never ends, and 'close' waits for it.
+      child.stdout?.resume();
+    };
+    const flow: StreamFlow = {
+      pause: () => {
+        if (!stoppedFor) child.stdout?.pause();
+      },
+      resume: () => child.stdout?.resume(),
     };
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -352,7 +367,7 @@ function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: reado
       bytes += chunk.length;
       if (options.onChunk) {
         options.onData?.(bytes);
-        if (options.onChunk(chunk)) kill('enough');
+        if (options.onChunk(chunk, flow)) kill('enough');
         return;
       }
       // The whole chunk is kept: judge() cuts it at the limit, where no character is split.

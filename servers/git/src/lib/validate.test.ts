@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArgumentError, backreferenceIn, treePath, workTreeRelative } from './validate.js';
+import { ArgumentError, treePath, workTreeRelative } from './validate.js';
 
 const win = { path: path.win32, caseInsensitive: true };
 const linux = { path: path.posix, caseInsensitive: false };
@@ -37,20 +37,5 @@ describe('tree paths', () => {
     }
     expect(treePath('src\\app.ts')).toBe('src/app.ts');
     expect(treePath('./src/app.ts')).toBe('src/app.ts');
-  });
-});
-
-describe('backreferences in a POSIX extended regex (git_grep refuses them)', () => {
-  it.each([
-    ['(a*)*\\1c', '\\1'],
-    ['(x)(y)\\2', '\\2'],
-    ['[]a]\\9', '\\9'],
-    ['[[:alpha:]](.)\\1', '\\1'],
-  ])('finds the one in %s', (pattern, found) => {
-    expect(backreferenceIn(pattern)).toBe(found);
-  });
-
-  it.each(['[\\1]', '[[:digit:]\\1]', '[^]\\1]', 'a\\\\1', '\\.[0-9]+', '[[.-.]\\1]', 'plain'])('finds none in %s (in brackets a backslash is itself)', (pattern) => {
-    expect(backreferenceIn(pattern)).toBeUndefined();
   });
 });

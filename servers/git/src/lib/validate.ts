@@ -10,37 +10,6 @@ export class ArgumentError extends Error {
   override name = 'ArgumentError';
 }
 
-/**
- * The first backreference (`\1`..`\9`) of a POSIX extended regex, outside bracket
- * expressions (where a backslash is itself), or undefined. git's regex engine (the C
- * library's) takes exponential time on some of them: `(a*)*\1c` ran past 20 s on one
- * line of 5,000 characters.
- */
-export function backreferenceIn(pattern: string): string | undefined {
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      const next = pattern[i + 1] ?? '';
-      if (next >= '1' && next <= '9') return `\\${next}`;
-      i++;
-    } else if (c === '[') {
-      // A "]" first (after an optional "^") is a member; [:class:], [.coll.] and [=equiv=] hold their own "]".
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
-      while (j < pattern.length && pattern[j] !== ']') {
-        const kind = pattern[j + 1] ?? '';
-        if (pattern[j] === '[' && (kind === ':' || kind === '.' || kind === '=')) {
-          const close = pattern.indexOf(`${kind}]`, j + 2);
-          j = close === -1 ? pattern.length : close + 2;
-        } else j++;
-      }
-      i = j;
-    }
-  }
-  return undefined;
-}
-
 /** Refuses values git could take for an option, and control characters. */
 export function assertNotOption(value: string, what: string): string {
   if (value.startsWith('-')) throw new ArgumentError(`${what} "${value}" starts with "-"; git would read it as an option. Refused.`);
