@@ -87,3 +87,26 @@ export async function ensureGitRepo(commits: number, files: number, log: (line: 
   writeFileSync(done, String(seconds));
   return { ...info, generatedNow: true, seconds };
 }
+
+/** Characters of the shorter long line (the other has twice as many). */
+export const LONG_LINE_CHARS = 3_000_000;
+
+/**
+ * A repository of two one-line files, `n.txt` of LONG_LINE_CHARS characters "abab…" and
+ * `2n.txt` of twice as many: git's own engine takes time quadratic in such a line on
+ * `(a|b|.)*ba$`, which git_grep matches in linear time (issue 21, item 3).
+ */
+export function ensureLongLineRepo(): string {
+  const dir = join(tmpdir(), `mcp-bench-git-long-lines-${LONG_LINE_CHARS}`);
+  const done = join(dir, '.git', 'bench-complete');
+  if (existsSync(done)) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
+  writeFileSync(join(dir, 'n.txt'), `${'ab'.repeat(LONG_LINE_CHARS / 2)}\n`);
+  writeFileSync(join(dir, '2n.txt'), `${'ab'.repeat(LONG_LINE_CHARS)}\n`);
+  execFileSync('git', ['add', 'n.txt', '2n.txt'], { cwd: dir, env });
+  execFileSync('git', ['commit', '-q', '-m', 'long lines'], { cwd: dir, env });
+  writeFileSync(done, '');
+  return dir;
+}

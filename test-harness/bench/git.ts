@@ -19,7 +19,7 @@ import type { Launch, ServerSpec } from './servers.js';
 import { failed, sample } from './stats.js';
 import type { Sample } from './stats.js';
 import { ensureSmallDir } from './tree.js';
-import { ensureGitRepo, type GitBenchRepo } from './git-repo.js';
+import { ensureGitRepo, ensureLongLineRepo, LONG_LINE_CHARS, type GitBenchRepo } from './git-repo.js';
 
 /**
  * The git CLI baseline of git_log: one `git log` printing the fields a commit of git_log
@@ -42,12 +42,16 @@ export interface GitBenchOptions {
 const REGEX_WITH_TEXT = '^file [0-9]+ version [0-9]+$';
 /** Nothing every match holds (it matches an empty line): every line is matched by RE2 (none matches: the repository has no blank line). */
 const REGEX_EVERY_LINE = '^ *$';
+/** Quadratic in a line's length in git's engine; the line holds "ba", so RE2 matches all of it. */
+const HOSTILE_REGEX = '(a|b|.)*ba$';
 
 const TARGETS = {
   vsCli: { kind: 'ratio', max: 1.3 },
   grepVsCli: { kind: 'ratio', max: 2 },
   // A regex with nothing git can look for: bounded by git writing every line (issue 21, item 3).
   everyLine: { kind: 'ratio', max: 3 },
+  // time(2N) / time(N): linear is 2.
+  linear: { kind: 'ratio', max: 2.5 },
   page: { kind: 'ratio', max: 2 },
   batch: { kind: 'ratio', max: 2 },
   coldStart: { kind: 'ratio', max: 0.6 }, // issue 21 item 17 (was 0.7x)
@@ -168,6 +172,11 @@ export async function measureGit(options: GitBenchOptions): Promise<{ rows: RowI
     ours(launch, 'git_grep', () => ({ repo_path: r, pattern: REGEX_EVERY_LINE, regex: true, max_results: 10_000 })),
     gitGrepCli(repo, '-n', '--null', '-I', '--full-name', '-E', '-e', REGEX_EVERY_LINE),
   );
+  // Linear in a line's length: the same hostile regex over a line of N and of 2N characters.
+  const long = ensureLongLineRepo();
+  const longLaunch: Launch = { spec, args: ['--repository', long] };
+  const overLine = (file: string) => ours(longLaunch, 'git_grep', () => ({ repo_path: long, pattern: HOSTILE_REGEX, regex: true, pathspec: file }));
+  const [lineN, line2N] = await pair(`git_grep ${HOSTILE_REGEX} over a line of 2N vs N characters`, overLine('n.txt'), overLine('2n.txt'), Math.max(runs, 5));
   const lastPage = Math.min(100, Math.floor(repo.commits / 100));
   log(`git: git_log pages 1..${lastPage} walked in order (${Math.max(runs, 3)} walks)...`);
   const [page1, pageN] = await walkPages(launch, repo, lastPage, Math.max(runs, 3));
@@ -186,12 +195,14 @@ export async function measureGit(options: GitBenchOptions): Promise<{ rows: RowI
     { measurement: `git: git_grep regex ${REGEX_WITH_TEXT} (RE2 on the lines holding "file ") vs git grep -E`, unit: 'ms', ours: figure(regexOurs), baseline: figure(regexCli), baselineLabel: 'git CLI', target: TARGETS.grepVsCli },
     { measurement: `git: git_grep regex ${REGEX_EVERY_LINE} (RE2 on every line, no match) vs git grep -E`, unit: 'ms', ours: figure(everyOurs), baseline: figure(everyCli), baselineLabel: 'git CLI', target: TARGETS.everyLine,
       note: 'git writes every line of the repository for RE2 to match; git grep -E on this pattern is slower still' },
+    { measurement: `git: git_grep regex ${HOSTILE_REGEX} over one line, 2N vs N characters (N = ${LONG_LINE_CHARS / 1e6}M)`, unit: 'ms', ours: figure(line2N), baseline: figure(lineN), baselineLabel: 'N', target: TARGETS.linear,
+      note: "git's own engine is quadratic here: 28 s on a line of 40,000 characters" },
     { measurement: `git: git_log page ${lastPage} vs page 1 (100 commits each, paged in order)`, unit: 'ms', ours: figure(pageN), baseline: figure(page1), baselineLabel: 'page 1', target: TARGETS.page },
     { measurement: 'git: 100 files with git_file_at_ref (100 calls sent together) vs one git cat-file --batch', unit: 'ms', ours: figure(filesOurs), baseline: figure(filesBatch), baselineLabel: 'cat-file --batch', target: TARGETS.batch },
     { measurement: 'Cold start, git', unit: 'ms', ours: figure(gitStart.coldStart), baseline: figure(officialStart.coldStart), baselineLabel: 'official filesystem', target: TARGETS.coldStart,
       note: 'the official git server is Python and not installable here; the official filesystem server is the baseline the issue names' },
     { measurement: 'Idle RSS 1 s after initialize, git', unit: 'MB', ours: figure(gitStart.idleRss), baseline: figure(officialStart.idleRss), baselineLabel: 'official filesystem', target: TARGETS.idleRss },
   ];
-  const details = { repository: { dir: repo.dir, commits: repo.commits, files: repo.files, generatedNow: repo.generatedNow, generationSeconds: repo.seconds }, samples: { logOurs, logCli, statusOurs, statusCli, diffOurs, diffCli, blameOurs, blameCli, grepOurs, grepCli, regexOurs, regexCli, everyOurs, everyCli, page1, pageN, filesOurs, filesBatch }, startup: { official: officialStart, git: gitStart } };
+  const details = { repository: { dir: repo.dir, commits: repo.commits, files: repo.files, generatedNow: repo.generatedNow, generationSeconds: repo.seconds }, samples: { logOurs, logCli, statusOurs, statusCli, diffOurs, diffCli, blameOurs, blameCli, grepOurs, grepCli, regexOurs, regexCli, everyOurs, everyCli, lineN, line2N, page1, pageN, filesOurs, filesBatch }, startup: { official: officialStart, git: gitStart } };
   return { rows, details };
 }
