@@ -40,6 +40,8 @@ export interface TranslatedPattern {
   direct: boolean;
 }
 
+/** Longest regex accepted. */
+const MAX_PATTERN_CHARS = 8192;
 /** RE2 nests groups up to this deep. */
 const MAX_DEPTH = 1000;
 /** RE2 allows a repetition count up to this (git's engine, 32,767). */
@@ -66,6 +68,10 @@ const RE2_SPECIAL = new Set([...'\\.+*?()|[]{}^$']);
 /** Translates a POSIX extended regex (git's dialect); throws PatternError naming what is refused. */
 export function translateEre(pattern: string): TranslatedPattern {
   if (pattern.includes('\0')) throw new PatternError('The pattern contains a NUL character, which git cannot be given.');
+  // Parsed and compiled on the event loop (about 2 ms a kilobyte each): bounded.
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    throw new PatternError(`The regex is ${pattern.length.toLocaleString('en-US')} characters long; at most ${MAX_PATTERN_CHARS.toLocaleString('en-US')} are accepted. Search for a shorter part of it, or set regex: false to search for the text as written.`);
+  }
   const tree = new Parser(pattern).parse();
   const re2 = emit(tree);
   // A pattern that can match an empty string goes to RE2: git reports such a match on a line
