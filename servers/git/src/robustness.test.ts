@@ -30,7 +30,18 @@ function bigRepository(): string {
   writeFileSync(path.join(dir, 'pieces.txt'), PIECES);
   // A line git's own regex engine is slow on: patterns that try every start of it.
   writeFileSync(path.join(dir, 'hostile.txt'), `${'ab'.repeat(20_000)}\n`);
-  execFileSync('git', ['add', 'pieces.txt', 'hostile.txt'], { cwd: dir, env });
+  // 4 MB of lines of made-up words, each line different (RE2 caches what it learns of a line
+  // it has seen: the 16 MB of one line repeated are quick for it).
+  let seed = 2463534242;
+  const letter = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return String.fromCharCode(97 + ((seed >>> 0) % 26));
+  };
+  const words = Array.from({ length: 70_000 }, () => Array.from({ length: 9 }, () => Array.from({ length: 6 }, letter).join('')).join(' '));
+  writeFileSync(path.join(dir, 'varied.txt'), `${words.join('\n')}\n`);
+  execFileSync('git', ['add', 'pieces.txt', 'hostile.txt', 'varied.txt'], { cwd: dir, env });
   execFileSync('git', ['commit', '-q', '-m', 'x'.repeat(3000)], {
     cwd: dir,
     env: { ...env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e.invalid' },
@@ -74,9 +85,10 @@ describeServerRobustness('git', {
       // Every output of this server is capped far below the 8 MiB default budget; a 3 KB
       // commit subject goes over a 2 KB one.
       bigCall: { name: 'git_log', arguments: { repo_path: dir, max_count: 5 }, maxResultBytes: 2048 },
-      // A regex with no literal part over 16 MB, every line matched with RE2 on a worker: linear,
-      // but with a program this large about 50 s unless stopped.
-      slowCall: { name: 'git_grep', arguments: { repo_path: dir, pattern: '([a-z]+ ?){300}[^a-z]', regex: true } },
+      // A regex RE2 matches slowly (linear, but each character of a line it has not seen costs
+      // its whole program): about 8 s over the 4 MB of different lines, unless stopped. No line
+      // is 215 characters long, so none matches; each holds a vowel and a character after it.
+      slowCall: { name: 'git_grep', arguments: { repo_path: dir, pathspec: 'varied.txt', pattern: '(.*[aeiou].{15}){3}.{200}$', regex: true } },
       // The work is git's, in a child process, and the worker's: both stop (the suite checks the
       // process's CPU time too).
       workStopped: async () => (await gitProcessesIn(dir)) === 0,

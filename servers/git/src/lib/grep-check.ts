@@ -157,6 +157,8 @@ export class LineChecker {
       this.flow?.pause();
     }
     const answer = this.channel.request({ bytes: batch.bytes.subarray(0, bytes) });
+    // Taken in turn below; a failure before its turn is not an unhandled rejection meanwhile.
+    answer.catch(() => undefined);
     // Answers are taken in the order the lines came, whatever order they arrive in.
     this.tail = this.tail.then(async () => {
       try {
