@@ -121,6 +121,14 @@ describe('filesystem', () => {
     expect(message).toMatch(/without a drive letter, taken on the current drive Z:/);
   });
 
+  it('matches a regex and a glob on a worker thread (re2js over the base worker channel, which git_grep uses too)', async () => {
+    const grep = await ok(c, 'grep_files', { path: R, pattern: '(a|b|.)*ph', include: ['*.txt'] });
+    const matches = grep.structuredContent?.matches as { path: string; line: number; text: string }[];
+    expect(matches.map((m) => [m.path, m.line, m.text])).toEqual([[`${R}\\a.txt`, 1, 'alpha']]);
+    const search = await ok(c, 'search_files', { path: R, pattern: '**/?.txt' });
+    expect(JSON.stringify(search.structuredContent)).toContain('b.txt');
+  });
+
   it('keeps CRLF line endings on edits', async () => {
     await ok(c, 'edit_file', { path: `${R}\\crlf.txt`, edits: [{ oldText: 'two', newText: 'TWO' }] });
     expect(readFileSync(tree.path('root', 'crlf.txt'), 'utf8')).toBe('one\r\nTWO\r\nthree\r\n');
