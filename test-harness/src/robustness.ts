@@ -185,7 +185,7 @@ export function describeServerRobustness(name: string, options: RobustnessOption
       await fixture?.cleanup();
     });
 
-    /** The work has stopped: the fixture's probe, else the process's CPU use falls to idle. */
+    /** The work has stopped: the fixture's probe (work outside the process), and the process's CPU use falls to idle. */
     async function expectWorkStopped(pid: number) {
       if (fixture.workStopped) {
         let stopped = false;
