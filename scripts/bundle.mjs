@@ -125,7 +125,10 @@ if (kind === 'server') {
     ...common,
     stdin: {
       contents: [
+        "import { beginLeanStart } from '@mcp-reference/shared/lean-start';",
         "import { runBundle } from '@mcp-reference/shared/compile-cache';",
+        // First, so that V8 is held back while the bundle loads (see shared/src/lean-start.ts).
+        'beginLeanStart();',
         `runBundle({ bundle: new URL('./server.cjs', import.meta.url), entry: import.meta.url, buildId: ${JSON.stringify(buildId)}, name: ${JSON.stringify(pkgName)} });`,
       ].join('\n'),
       resolveDir: cwd,

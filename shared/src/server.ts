@@ -25,6 +25,7 @@ import { errorMessage } from './errors.js';
 import { parseRawJsonOnSend } from './raw-json.js';
 import { LineTransport } from './transports/stdio-transport.js';
 import { nodeCrypto } from './lazy-builtins.js';
+import { endLeanStart, isWorkRequest } from './lean-start.js';
 
 /** What a server's `context(session)` factory sees: one per connected client. */
 export interface SessionInfo {
@@ -204,10 +205,11 @@ export function createServer<Ext = unknown>(config: ServerConfig<Ext>): McpServe
   const drained = new Set<() => void>();
   let listenChannels = 0;
   // Requests in flight, counted for drain(): a session calls `started` when one starts and
-  // `finished` when it has answered.
+  // `finished` when it has answered. The first that does work ends the bin's lean start.
   const requests = {
-    started: () => {
+    started: (method: string) => {
       inflight++;
+      if (isWorkRequest(method)) endLeanStart();
     },
     finished: () => {
       if (--inflight === 0) for (const wake of drained) wake();

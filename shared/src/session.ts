@@ -47,7 +47,7 @@ export interface SessionOptions<Ext> {
   /** The server's 2026-07-28 requests: their shared context and the request in flight. */
   modern: ModernRequests<Ext>;
   /** Told when a request starts and when it has been answered (the server's drain() waits for none in flight). */
-  requests: { started(): void; finished(): void };
+  requests: { started(method: string): void; finished(): void };
   registry: () => Promise<Registry<Ext>>;
   /** Tells every session of the server, not only this one. */
   notifyResourceListChanged: () => void;
@@ -202,7 +202,7 @@ export function openSession<Ext>(options: SessionOptions<Ext>): ServerSession {
       sdk.setRequestHandler(
         method as never,
         (async (request: never, ctx: ServerContext) => {
-          options.requests.started();
+          options.requests.started(method);
           inflight.add(ctx);
           try {
             return await handler(request, ctx);

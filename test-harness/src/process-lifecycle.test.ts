@@ -75,6 +75,33 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
     }
   });
 
+  it('keeps V8 from optimizing while it loads and answers the lists, and lets it at the first call (shared/src/lean-start.ts)', async () => {
+    // V8's --trace-opt writes a line to stdout for each function it optimizes. Without the
+    // lean start, loading the SDK and zod alone has TurboFan compile 3-4 schema functions.
+    const session = (calls: number) =>
+      new Promise<{ code: number | null; answers: number; optimized: number }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--trace-opt', bin, ...args], { stdio: ['pipe', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        child.once('error', reject);
+        child.once('exit', (code) => resolve({ code, answers: out.match(/"jsonrpc"/g)?.length ?? 0, optimized: out.match(/\[compiling method/g)?.length ?? 0 }));
+        const send = (message: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+        send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+        send({ method: 'notifications/initialized' });
+        send({ id: 1, method: 'tools/list' });
+        send({ id: 2, method: 'prompts/list' });
+        for (let i = 0; i < calls; i++) send({ id: 3 + i, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+        // At the end of stdin the server answers what it was sent and exits, writing out V8's trace.
+        child.stdin!.end();
+      });
+    const idle = await session(0);
+    expect(idle).toEqual({ code: 0, answers: 3, optimized: 0 });
+    const working = await session(300);
+    expect(working.code).toBe(0);
+    expect(working.answers).toBe(303);
+    expect(working.optimized).toBeGreaterThan(0);
+  });
+
   it('writes a private code cache on its first launch and answers the same from it, or from a damaged one', async () => {
     const cacheDir = path.join(dir.dir, '.compile-cache');
     const env = { MCP_COMPILE_CACHE: cacheDir };
