@@ -162,10 +162,33 @@ describe('large files', () => {
     expect(error.message).toMatch(/head, tail or start_line\/end_line/);
   });
 
-  it('refuses a slice whose lines exceed the byte limit', async () => {
+  it('refuses a slice whose lines exceed the byte limit, saying it is one line longer than the limit', async () => {
     const p = await file('minified.js', 'y'.repeat(300_000));
-    expect((await errorOf(readHead(p, 1, { maxBytes: 100_000 }))).code).toBe('TOO_LARGE');
-    expect((await errorOf(readTail(p, 1, { maxBytes: 100_000 }))).code).toBe('TOO_LARGE');
+    for (const error of [await errorOf(readHead(p, 1, { maxBytes: 100_000 })), await errorOf(readTail(p, 1, { maxBytes: 100_000 }))]) {
+      expect(error.code).toBe('TOO_LARGE');
+      expect(error.message).toMatch(/^(Line 1 of|A line of the last 1 lines of) .* is longer than 97\.66 KB.*start_byte/);
+    }
+  });
+
+  it('refuses too many short lines saying about how many fit, not that the lines are long', async () => {
+    // 10,000 lines of 50 bytes: 500,000 bytes, of which 100,000 hold 2,000 lines.
+    const p = await file('log.txt', Array.from({ length: 10_000 }, (_, i) => `${String(i).padStart(8, '0')} ${'z'.repeat(40)}`).join('\n') + '\n');
+    const errors = [
+      await errorOf(readHead(p, 10_000, { maxBytes: 100_000 })),
+      await errorOf(readLineRange(p, 2, 9_000, { maxBytes: 100_000 })),
+      await errorOf(readTail(p, 10_000, { maxBytes: 100_000 })),
+    ];
+    for (const error of errors) {
+      expect(error.code).toBe('TOO_LARGE');
+      const fit = Number(/about (\d+) of these lines fit/.exec(error.message)?.[1]);
+      expect(fit, error.message).toBeGreaterThanOrEqual(1_990);
+      expect(fit, error.message).toBeLessThanOrEqual(2_000);
+      expect(error.message).not.toMatch(/longer than/);
+    }
+    expect(errors[0]!.message).toMatch(/^The lines 1-10000 of .* come to more than 97\.66 KB/);
+    // What it says fits, fits.
+    const fit = Number(/about (\d+) of/.exec(errors[0]!.message)![1]);
+    expect((await readHead(p, fit, { maxBytes: 100_000 })).lines).toBe(fit);
   });
 });
 

@@ -109,12 +109,12 @@ async function tailOnce(handle: ReadableFile, size: number, count: number, file:
       }
     }
     skipFinalNewline = false;
-    if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+    if (size - position > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes, newlines, size - position);
   }
   // One chunk (the usual tail of a few lines) is used as it is: concat would copy it.
   const joined = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   const slice = joined.subarray(start - position);
-  if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes);
+  if (slice.length > maxBytes) throw tooLargeSlice(file, `last ${count} lines`, maxBytes, count, slice.length);
   return { text: slice.toString('utf8'), lines: countLines(slice), truncated: start > 0, bytesRead };
 }
 
@@ -181,7 +181,7 @@ export async function readLineRange(
         const to = endOffset >= 0 ? endOffset - position : length;
         if (to > from) {
           collected += to - from;
-          if (collected > maxBytes) throw tooLargeSlice(file, describeRange(start, end), maxBytes);
+          if (collected > maxBytes) throw tooLargeSlice(file, describeRange(start, end), maxBytes, Math.max(0, newlines - (start - 1)), collected, newlines + 1);
           // Copy: `buffer` is reused for the next chunk.
           parts.push(Buffer.from(chunk.subarray(from, to)));
         }
@@ -427,9 +427,21 @@ function describeRange(start: number, end: number | undefined): string {
   return end === undefined ? `lines ${start} to the end` : `lines ${start}-${end}`;
 }
 
-function tooLargeSlice(file: string, what: string, maxBytes: number): FsError {
+/**
+ * The refusal of lines that come to more than one answer holds: `lines` whole lines of the
+ * range were seen in `bytes` bytes when it was known, from which it says about how many fit
+ * (none: a single line, number `longLine` when known, is longer than the limit).
+ */
+function tooLargeSlice(file: string, what: string, maxBytes: number, lines: number, bytes: number, longLine?: number): FsError {
+  const most = formatSize(maxBytes);
+  const fit = Math.floor((lines * maxBytes) / bytes);
+  if (fit < 1) {
+    const which = longLine === undefined ? `A line of the ${what} of ${file}` : `Line ${longLine} of ${file}`;
+    return new FsError('TOO_LARGE', `${which} is longer than ${most}, the most one answer carries; read it in parts with start_byte (each part says where the next begins).`);
+  }
   return new FsError(
     'TOO_LARGE',
-    `The ${what} of ${file} are more than ${formatSize(maxBytes)} (the lines are very long); ask for fewer lines, or read on in parts with start_byte.`,
+    `The ${what} of ${file} come to more than ${most}, the most one answer carries: about ${fit} of these lines fit. ` +
+      'Ask for fewer, or read on in parts with start_line alone (or start_byte): each part stops at the limit and says where the next begins.',
   );
 }
