@@ -36,9 +36,13 @@ export interface BaseContext {
   /**
    * Asks the user through elicitation, for calls that destroy data. Clients without
    * elicitation get the older servers' behaviour: `whenUnavailable` (default true, the
-   * call goes ahead; pass false where the older server refused instead).
+   * call goes ahead; pass false where the older server refused instead). `subject` names
+   * the state the question is about (a fingerprint of the files it would discard): on
+   * 2026-07-28, where the call runs again from the top with the answer, an answer counts
+   * only for the same question about the same subject, so a change between the rounds
+   * that leaves the question's words alike is asked about again.
    */
-  confirm(question: string, options?: { whenUnavailable?: boolean }): Promise<boolean>;
+  confirm(question: string, options?: { whenUnavailable?: boolean; subject?: string }): Promise<boolean>;
   /**
    * Asks the user to fill a form (elicitation): a flat object of primitive fields. `key`
    * names the question (on 2026-07-28 the answer comes back under it, on the next round of

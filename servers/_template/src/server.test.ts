@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { connectInMemory, makeTempTree, type Connection, type TempTree } from '@mcp-reference/test-harness';
 import { createTemplateServer } from './server.js';
 
@@ -41,6 +41,25 @@ describe('template server', () => {
     const result = await connection.client.callTool({ name: 'add_note', arguments: { name: 'plan', text: 'new' } });
     expect(result.isError).toBe(true);
     expect(await readFile(notes.path('plan.md'), 'utf8')).toBe('original');
+  });
+
+  it('on 2026-07-28, where the call runs again with the answer, asks again about a note changed between the rounds', async () => {
+    notes = await makeTempTree({ 'plan.md': 'original' });
+    const asked: string[] = [];
+    connection = await connectInMemory(createTemplateServer({ dirs: [notes.dir], logLevel: 'error' }), {
+      era: 'modern',
+      elicit: async (message) => {
+        asked.push(message);
+        // While the person reads the question, someone else rewrites the note: the question
+        // ("Replace the existing note?") reads the same, but it is not the note they saw.
+        if (asked.length === 1) await writeFile(notes.path('plan.md'), 'rewritten meanwhile');
+        return { action: 'accept', content: { confirm: true } };
+      },
+    });
+    const result = await connection.client.callTool({ name: 'add_note', arguments: { name: 'plan', text: 'new' } });
+    expect(result.isError).toBeFalsy();
+    expect(asked).toHaveLength(2);
+    expect(await readFile(notes.path('plan.md'), 'utf8')).toBe('new');
   });
 
   it('has no writing tool in read-only mode', async () => {

@@ -1,7 +1,7 @@
 // The writing tools through a real client: atomic writes, confirmation of destructive
 // calls through elicitation, edit_file's dry run, tolerant matching and all-or-nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { makeTempTree, type ClientOptions, type TempTree } from '@mcp-reference/test-harness';
 import { linksOf, open, refusal, snapshot, textOf, type Session } from './test-support.js';
 
@@ -66,6 +66,34 @@ describe('write_file', () => {
     expect(await read('a.txt')).toBe('new A\n');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain(tree.path('a.txt'));
+  });
+
+  it('on 2026-07-28, a file changed between the rounds is asked about again, even when its size and time to the millisecond read the same', async () => {
+    const target = tree.path('a.txt');
+    const asked: string[] = [];
+    session = await open(
+      { dirs: [tree.dir] },
+      {
+        era: 'modern',
+        elicit: async (message) => {
+          asked.push(message);
+          if (asked.length === 1) {
+            // While the person reads the question, someone else rewrites the file: same size, and
+            // the same modification time to the millisecond (the question's words), other bytes.
+            const { mtimeNs, atime } = await stat(target, { bigint: true });
+            await writeFile(target, 'Z\n');
+            // The same millisecond, another part of it than before.
+            const subMs = Number(mtimeNs % 1_000_000n) < 500_000 ? 0.0007 : 0.0002;
+            await utimes(target, atime, Number(mtimeNs / 1_000_000n) / 1000 + subMs);
+          }
+          return { action: 'accept', content: { confirm: true } };
+        },
+      },
+    );
+    await session.ok('write_file', { path: target, content: 'new A\n' });
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toBe(asked[0]);
+    expect(await read('a.txt')).toBe('new A\n');
   });
 
   it('does not ask before creating a new file', async () => {

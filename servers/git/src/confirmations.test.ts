@@ -149,6 +149,29 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
     expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
   });
 
+  it('on 2026-07-28, an edit between the rounds that words the question alike (same file, same line counts) is asked about again', async () => {
+    await writeFile(repo.path('src/a.txt'), 'edited\n');
+    const questions: string[] = [];
+    session = await open(
+      { repositories: [repo.root] },
+      {
+        era: 'modern',
+        elicit: async (message) => {
+          questions.push(message);
+          // While the person reads the first question, the line they saw is rewritten: one
+          // insertion and three deletions still, so the question reads the same.
+          if (questions.length === 1) await writeFile(repo.path('src/a.txt'), 'EDITED, not what the person saw\n');
+          return { action: 'accept', content: { confirm: true } };
+        },
+      },
+    );
+    const result = await session.call('git_reset', { repo_path: repo.root, hard: true });
+    expect(questions).toHaveLength(2);
+    expect(questions[1]).toBe(questions[0]);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
+  });
+
   it('a decline still leaves everything as it was', async () => {
     await writeFile(repo.path('src/a.txt'), 'edited\n');
     session = await open({ repositories: [repo.root] }, { elicit: () => ({ action: 'decline' }) });

@@ -17,7 +17,7 @@ import type { Scope } from './scope.js';
 export function confirmFor<Ext>(scope: Scope<Ext>, ctx: ServerContext | undefined, round: InputRound | undefined): BaseContext['confirm'] {
   return async (question, options) => {
     const whenUnavailable = options?.whenUnavailable ?? true;
-    if (scope.era === 'modern') return round ? round.confirm(question, whenUnavailable) : whenUnavailable;
+    if (scope.era === 'modern') return round ? round.confirm(question, whenUnavailable, options?.subject) : whenUnavailable;
     const elicitation = scope.sdk.getClientCapabilities()?.elicitation as { form?: unknown } | undefined;
     if (!elicitation?.form || !ctx) return whenUnavailable;
     const answer = await ctx.mcpReq.send(

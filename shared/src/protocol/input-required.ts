@@ -81,9 +81,14 @@ const ROOTS_KEY = 'roots';
 
 const CONFIRM_PREFIX = 'confirm-';
 
-/** The elicitation key of a question: the same question gets the same key on every round. */
-function confirmKey(question: string): string {
-  return `${CONFIRM_PREFIX}${nodeCrypto().createHash('sha256').update(question).digest('base64url').slice(0, 16)}`;
+/**
+ * The elicitation key of a question: the same question (about the same subject, when it
+ * names one) gets the same key on every round.
+ */
+function confirmKey(question: string, subject: string | undefined): string {
+  const hash = nodeCrypto().createHash('sha256').update(question);
+  if (subject !== undefined) hash.update('\0').update(subject);
+  return `${CONFIRM_PREFIX}${hash.digest('base64url').slice(0, 16)}`;
 }
 
 /** The roots of a `roots/list` answer, keeping only well-formed entries. */
@@ -222,9 +227,9 @@ export class InputRound {
     throw new InputNeeded('roots');
   }
 
-  /** The answer to a yes/no question, or `whenUnavailable` for a client without elicitation. */
-  confirm(question: string, whenUnavailable: boolean): boolean {
-    const key = confirmKey(question);
+  /** The answer to a yes/no question (about `subject`), or `whenUnavailable` for a client without elicitation. */
+  confirm(question: string, whenUnavailable: boolean, subject?: string): boolean {
+    const key = confirmKey(question, subject);
     if (key in this.answers) return this.answers[key];
     if (!formsDeclared(this.capabilities)) return whenUnavailable;
     this.pending[key] = inputRequired.elicit({

@@ -22,7 +22,9 @@ export const addNote = defineTool({
   render: (out) => `${out.created ? 'Created' : 'Replaced'} note ${out.name} (${out.bytes} bytes): ${out.uri}`,
   async handler({ name, text }, ctx) {
     const seen = await readNote(ctx.dir, name);
-    if (seen !== undefined && !(await ctx.confirm(`Replace the existing note "${name}"?`))) {
+    // The answer is about this note as it is now (`subject`): on 2026-07-28, where the call runs
+    // again from the top with the answer, a note changed in between is asked about again.
+    if (seen !== undefined && !(await ctx.confirm(`Replace the existing note "${name}"?`, { subject: seen }))) {
       return ctx.error(`The user declined to replace note "${name}". Choose another name or ask the user.`);
     }
     // A person may take minutes to answer, and nothing is locked meanwhile: what they agreed to

@@ -17,8 +17,14 @@ export type Answer = 'yes' | 'no' | 'unavailable';
 // person saw can have changed "since they saw it".
 const NOT_ASKED = 'not-asked' as unknown as boolean;
 
-export async function askUser(ctx: BaseContext, question: string): Promise<Answer> {
-  const answer: unknown = await ctx.confirm(question, { whenUnavailable: NOT_ASKED });
+/**
+ * Asks `question` about the entry `seen`. The answer is bound to the entry as `sameEntry`
+ * compares it: on 2026-07-28 a file changed between the rounds is asked about again, even
+ * when its description (size, modification time to the millisecond) reads the same.
+ */
+export async function askUser(ctx: BaseContext, question: string, seen: BigIntStats): Promise<Answer> {
+  const subject = `${seen.dev}:${seen.ino}:${seen.size}:${seen.mtimeNs}`;
+  const answer: unknown = await ctx.confirm(question, { whenUnavailable: NOT_ASKED, subject });
   return answer === NOT_ASKED ? 'unavailable' : answer === true ? 'yes' : 'no';
 }
 
@@ -33,11 +39,7 @@ export function sameEntry(seen: BigIntStats | undefined, now: BigIntStats | unde
   return seen.dev === now.dev && seen.ino === now.ino && seen.size === now.size && seen.mtimeNs === now.mtimeNs;
 }
 
-/**
- * What the person is shown about the file to be replaced: enough to recognise it. It is
- * part of the question, so a file that changes is a new question (on 2026-07-28, where a
- * call runs again with the answers so far, a changed file is asked about again).
- */
+/** What the person is shown about the file to be replaced: enough to recognise it. */
 export function describeEntry(stats: BigIntStats): string {
   const what = stats.isDirectory() ? 'a directory' : `${stats.size} bytes`;
   return `${what}, modified ${new Date(Number(stats.mtimeMs)).toISOString()}`;

@@ -36,7 +36,7 @@ export const copyFile = defineTool({
       // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
       const seen = await lstatEntry(target);
       if (seen?.isDirectory()) return exists();
-      const answer = seen ? await askUser(ctx, `Replace ${target} (${describeEntry(seen)}) with a copy of ${entry}?`) : undefined;
+      const answer = seen ? await askUser(ctx, `Replace ${target} (${describeEntry(seen)}) with a copy of ${entry}?`, seen) : undefined;
       if (answer === 'no' || answer === 'unavailable') return exists();
       const outcome = await ctx.locks.run(target, async () => {
         const now = await lstatEntry(target);

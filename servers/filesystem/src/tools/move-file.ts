@@ -29,7 +29,7 @@ export const moveFile = defineTool({
       // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
       const seen = await occupant();
       // The older server refused to move onto an existing file; without a way to ask, so do we.
-      const answer = seen ? await askUser(ctx, `Replace ${displayName(target)} (${describeEntry(seen)}) with ${displayName(entry)}?`) : undefined;
+      const answer = seen ? await askUser(ctx, `Replace ${displayName(target)} (${describeEntry(seen)}) with ${displayName(entry)}?`, seen) : undefined;
       if (answer === 'no' || answer === 'unavailable') return exists();
       const outcome = await ctx.locks.run(target, async () => {
         const now = await occupant();

@@ -26,7 +26,7 @@ export const writeFile = defineTool({
       // Asked before the lock is taken: other sessions' writes to the path go on meanwhile.
       const seen = await lstatEntry(target);
       if (seen?.isDirectory()) return ctx.error(`${requested} is a directory; give the path of a file.`);
-      const answer = seen ? await askUser(ctx, `Replace the existing file ${target} (${describeEntry(seen)})?`) : undefined;
+      const answer = seen ? await askUser(ctx, `Replace the existing file ${target} (${describeEntry(seen)})?`, seen) : undefined;
       if (answer === 'no') return ctx.error(`The user declined to replace ${requested}. Nothing was written.`);
       // Writes to one path take turns, so of concurrent creates exactly one creates and the
       // others see the file it made (and ask before replacing it).

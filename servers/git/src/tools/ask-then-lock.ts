@@ -42,7 +42,9 @@ export async function askThenLock<S extends Seen, T>(
 ): Promise<T | ToolResult> {
   for (let round = 1; ; round++) {
     const seen = await steps.look(false);
-    if (seen.question !== undefined && !(await ctx.confirm(seen.question))) return ctx.error(steps.declined);
+    // The answer is bound to `key`: on 2026-07-28 a change between the rounds that words the
+    // question alike (same files, same line counts) is asked about again.
+    if (seen.question !== undefined && !(await ctx.confirm(seen.question, { subject: seen.key }))) return ctx.error(steps.declined);
     const outcome = await ctx.git.exclusive(repo, async () => {
       const now = await steps.look(true);
       if (now.key === seen.key) return { done: await steps.act(seen) };
@@ -68,8 +70,9 @@ export interface WorktreeSeen extends Seen {
  * them for the person (up to five names, and the lines added and removed against HEAD, which
  * costs a diff: without `question`, as under the lock, there is no question and no diff).
  * On 2026-07-28 a call that asked runs again from the top with the answer, and an answer
- * counts only for the same question: a change that alters the files or their line counts
- * between the rounds is asked about again.
+ * counts only for the same question about the same `key` (askThenLock passes it as the
+ * confirmation's subject): any change between the rounds is asked about again, one that keeps
+ * the files and their line counts too.
  */
 export async function lookAtWorktree(ctx: Ctx, repo: Repo, question: ((files: string[], described: string) => string) | undefined): Promise<WorktreeSeen> {
   const text = (await git(ctx, repo, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=no'])).stdout.toString();
