@@ -124,7 +124,11 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
     }
   }, 30_000);
 
-  it('on 2026-07-28, where the call runs again with the answer, an edit between the rounds is asked about again', async () => {
+  /**
+   * On 2026-07-28: git_reset --hard of one edited file, whose person approves each question;
+   * while they read the first, the file is rewritten to `meanwhile`.
+   */
+  async function resetEditedBetweenRounds(meanwhile: string) {
     await writeFile(repo.path('src/a.txt'), 'edited\n');
     const questions: string[] = [];
     session = await open(
@@ -133,43 +137,31 @@ describe('git confirmations: ask first, then lock, then look again (issue 21, it
         era: 'modern',
         elicit: async (message) => {
           questions.push(message);
-          // While the person reads the first question, the file is edited again.
-          if (questions.length === 1) await writeFile(repo.path('src/a.txt'), 'edited\nand more the person never saw\n');
+          if (questions.length === 1) await writeFile(repo.path('src/a.txt'), meanwhile);
           return { action: 'accept', content: { confirm: true } };
         },
       },
     );
     const result = await session.call('git_reset', { repo_path: repo.root, hard: true });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
+    return questions;
+  }
+
+  it('on 2026-07-28, where the call runs again with the answer, an edit between the rounds is asked about again', async () => {
+    const questions = await resetEditedBetweenRounds('edited\nand more the person never saw\n');
     // The question carries the lines that would be lost: the second round's is another question.
     expect(questions).toEqual([
       expect.stringMatching(/\(src\/a\.txt; 1 insertion\(\+\), 3 deletions\(-\)\)\?$/),
       expect.stringMatching(/\(src\/a\.txt; 2 insertions\(\+\), 3 deletions\(-\)\)\?$/),
     ]);
-    expect(result.isError, textOf(result)).toBeFalsy();
-    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
   });
 
   it('on 2026-07-28, an edit between the rounds that words the question alike (same file, same line counts) is asked about again', async () => {
-    await writeFile(repo.path('src/a.txt'), 'edited\n');
-    const questions: string[] = [];
-    session = await open(
-      { repositories: [repo.root] },
-      {
-        era: 'modern',
-        elicit: async (message) => {
-          questions.push(message);
-          // While the person reads the first question, the line they saw is rewritten: one
-          // insertion and three deletions still, so the question reads the same.
-          if (questions.length === 1) await writeFile(repo.path('src/a.txt'), 'EDITED, not what the person saw\n');
-          return { action: 'accept', content: { confirm: true } };
-        },
-      },
-    );
-    const result = await session.call('git_reset', { repo_path: repo.root, hard: true });
+    // One insertion and three deletions still, so the question reads the same.
+    const questions = await resetEditedBetweenRounds('EDITED, not what the person saw\n');
     expect(questions).toHaveLength(2);
     expect(questions[1]).toBe(questions[0]);
-    expect(result.isError, textOf(result)).toBeFalsy();
-    expect(await readFile(repo.path('src/a.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
   });
 
   it('a decline still leaves everything as it was', async () => {
