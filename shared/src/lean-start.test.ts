@@ -11,6 +11,15 @@ describe('leanStartFlags', () => {
     expect(leanStartFlags(['--trace-opt', '--enable-source-maps'], '--max-old-space-size=512').hold).toHaveLength(2);
   });
 
+  it('holds Maglev back too where V8 was built with it (Node 24 on), unless the person set it', () => {
+    expect(leanStartFlags([], '', true)).toEqual({
+      hold: ['--no-turbofan', '--no-maglev', '--semi-space-growth-factor=1'],
+      restore: ['--turbofan', '--maglev', '--semi-space-growth-factor=2'],
+    });
+    expect(leanStartFlags(['--no-maglev'], '', true).hold).toEqual(['--no-turbofan', '--semi-space-growth-factor=1']);
+    expect(leanStartFlags([], '--jitless', true).hold).toEqual([]);
+  });
+
   it('leaves alone what the person set, in node arguments or NODE_OPTIONS, with _ or -', () => {
     expect(leanStartFlags(['--no-opt'], '')).toEqual({ hold: ['--semi-space-growth-factor=1'], restore: ['--semi-space-growth-factor=2'] });
     expect(leanStartFlags([], '--turbofan').hold).toEqual(['--semi-space-growth-factor=1']);

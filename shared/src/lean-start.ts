@@ -1,10 +1,11 @@
 // A lean start: what V8 does while a server's modules load, it keeps for as long as the server
 // sits idle. Loading the SDK and zod builds some 1,800 schemas in a few milliseconds, the
 // busiest stretch of an idle server's life. Left to itself V8 then (1) compiles the hottest
-// schema constructors with TurboFan, which brings several megabytes of the node binary's
-// compiler code into memory, and (2) grows the young generation from two semi-spaces of 1 MB
-// to two of 4 MB, all of it touched, until its memory reducer runs some 8 s later. Together
-// about 8 MB of an idle server's 61 MB (Node 20, Linux; `npx -y pnpm@10 bench`'s idle rows).
+// schema constructors with its optimizing compilers (TurboFan; Maglev too from Node 24), which
+// brings megabytes of the node binary's compiler code into memory, and (2) grows the young
+// generation from two semi-spaces of 1 MB to two of 4 MB, all of it touched, until its memory
+// reducer runs some 8 s later. Together about 8 MB of an idle server's 61 MB on Node 20 (Linux;
+// `npx -y pnpm@10 bench`'s idle rows), and 7 MB of 64 MB on Node 24.
 //
 // So the bin holds both back while the bundle loads (`beginLeanStart`, before anything else
 // runs), and the server lets go at its first request that does work (`endLeanStart`: a tool
@@ -27,8 +28,10 @@ export interface LeanStartFlags {
 /**
  * Which flags a lean start sets, given node's arguments and NODE_OPTIONS: none that the
  * person set themselves, and none at all under --jitless (no compiler to hold back).
+ * `maglev`: whether this Node's V8 was built with Maglev, which is then on by default
+ * (Node 24 on; Node 20 and 22 are built without it, and their --maglev is off).
  */
-export function leanStartFlags(execArgv: readonly string[], nodeOptions = ''): LeanStartFlags {
+export function leanStartFlags(execArgv: readonly string[], nodeOptions = '', maglev = false): LeanStartFlags {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((arg) => arg.replace(/_/g, '-'));
   const names = (pattern: RegExp) => given.some((arg) => pattern.test(arg));
   const flags: LeanStartFlags = { hold: [], restore: [] };
@@ -36,6 +39,10 @@ export function leanStartFlags(execArgv: readonly string[], nodeOptions = ''): L
   if (!names(/^--(no-)?(turbofan|opt)(=|$)/)) {
     flags.hold.push('--no-turbofan');
     flags.restore.push('--turbofan');
+  }
+  if (maglev && !names(/^--(no-)?maglev(=|$)/)) {
+    flags.hold.push('--no-maglev');
+    flags.restore.push('--maglev');
   }
   if (!names(/^--((min|max)-semi-space-size|semi-space-growth-factor|max-heap-size)(=|$)/)) {
     flags.hold.push('--semi-space-growth-factor=1');
@@ -49,7 +56,8 @@ type Holder = { [RESTORE]?: string[] };
 /** Holds V8 back while the server's modules load: the bin's first step. */
 export function beginLeanStart(): void {
   if (!isMainThread) return;
-  const { hold, restore } = leanStartFlags(process.execArgv, process.env.NODE_OPTIONS);
+  const maglev = (process.config.variables as { v8_enable_maglev?: unknown }).v8_enable_maglev === 1;
+  const { hold, restore } = leanStartFlags(process.execArgv, process.env.NODE_OPTIONS, maglev);
   if (hold.length === 0) return;
   for (const flag of hold) setFlagsFromString(flag);
   (process as Holder)[RESTORE] = restore;
