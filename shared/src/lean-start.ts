@@ -5,7 +5,7 @@
 // brings megabytes of the node binary's compiler code into memory, and (2) grows the young
 // generation from two semi-spaces of 1 MB to two of 4 MB, all of it touched, until its memory
 // reducer runs some 8 s later. Together about 8 MB of an idle server's 61 MB on Node 20 (Linux;
-// `npx -y pnpm@10 bench`'s idle rows), and 7 MB of 64 MB on Node 24.
+// `npx -y pnpm@10 bench`'s idle rows), and about 5 MB of 64 MB on Node 24.
 //
 // So the bin holds both back while the bundle loads (`beginLeanStart`, before anything else
 // runs), and the server lets go at its first request that does work (`endLeanStart`: a tool
