@@ -21,7 +21,7 @@ const RESTORE = Symbol.for('@mcp-reference/shared/lean-start');
 export interface LeanStartFlags {
   /** Set while the modules load. */
   hold: string[];
-  /** Set at the first request that does work: V8's defaults (the same in Node 20 to 24). */
+  /** Set at the first request that does work: V8's defaults (the same in Node 20 to 26). */
   restore: string[];
 }
 
