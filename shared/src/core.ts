@@ -3,7 +3,7 @@
 export { narrowScopes, isWithinPath, rootPaths } from './roots.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
 export { openWorkerChannel, type WorkerChannel, type WorkerChannelOptions } from './worker-channel.js';
-export { re2jsSource, loadRE2JS } from './re2js.js';
+export { re2jsSource, loadRE2JS, type RE2JSClass } from './re2js.js';
 export { ToolError } from './errors.js';
 export { RawJson } from './raw-json.js';
 export { nodeCrypto, childProcess } from './lazy-builtins.js';

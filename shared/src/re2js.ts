@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { RE2JS as RE2JSClass } from 're2js';
+import type { RE2JS } from 're2js';
+
+/** re2js's RE2JS class (its static `compile`, the flag bits). */
+export type RE2JSClass = typeof RE2JS;
 
 // Set by scripts/bundle.mjs to the text of re2js's CommonJS build: a worker thread cannot
 // import the server's bundle, so code it needs from a dependency travels as text.
@@ -19,10 +22,10 @@ export function re2jsSource(): string {
 const KEY = Symbol.for('@mcp-reference/shared/re2js');
 
 /** re2js's RE2JS class, evaluated from its source on first use. */
-export function loadRE2JS(): typeof RE2JSClass {
-  const holder = globalThis as { [KEY]?: typeof RE2JSClass };
+export function loadRE2JS(): RE2JSClass {
+  const holder = globalThis as { [KEY]?: RE2JSClass };
   if (!holder[KEY]) {
-    const module = { exports: {} as { RE2JS?: typeof RE2JSClass } };
+    const module = { exports: {} as { RE2JS?: RE2JSClass } };
     new Function('module', 'exports', re2jsSource())(module, module.exports);
     holder[KEY] = module.exports.RE2JS!;
   }

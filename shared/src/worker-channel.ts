@@ -1,6 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { runInWorker } from './worker.js';
 import { nodeCrypto } from './lazy-builtins.js';
+import { re2jsSource, type RE2JSClass } from './re2js.js';
 
 /**
  * A worker thread (from the process's pool) held for one call, answering requests, for CPU-heavy
@@ -12,7 +13,8 @@ import { nodeCrypto } from './lazy-builtins.js';
  * `makeHandler` is sent as source text, like a runInWorker task: it must be
  * self-contained (only its argument and `process.getBuiltinModule()`; not `require`,
  * which the bundler rewrites to a helper the worker does not have). It receives
- * `init` once and returns the function that answers each request, synchronously.
+ * `init` once, and re2js's RE2JS class when the channel was opened with `re2js: true`, and
+ * returns the function that answers each request, synchronously.
  */
 export interface WorkerChannel<Req, Rep> {
   request(request: Req): Promise<Rep>;
@@ -27,12 +29,16 @@ export interface WorkerChannelOptions {
   maxHeapMb?: number;
   /** Fail (WorkerPoolBusyError) instead of waiting when the pool has no idle worker. */
   onlyIfIdle?: boolean;
+  /** Hand the handler re2js's RE2JS class (evaluated once per worker thread, which the pool keeps). */
+  re2js?: boolean;
 }
 
 interface TaskInput {
   name: string;
   source: string;
   init: unknown;
+  /** re2js's source text, when the handler is to have it. */
+  re2js?: string;
 }
 
 type Reply = { ready: true } | { id: number; reply?: unknown; error?: { name: string; message: string } };
@@ -43,7 +49,19 @@ const serve = (input: TaskInput, post: (message: unknown) => void) =>
   new Promise<null>((resolve) => {
     // process.getBuiltinModule, not require: a bundler rewrites `require` in this source.
     const { BroadcastChannel: Channel } = process.getBuiltinModule('node:worker_threads');
-    const handler = (0, eval)(`(${input.source})`)(input.init);
+    // re2js, evaluated once per worker thread, under the key loadRE2JS (re2js.ts) uses on the main thread.
+    let RE2JS: unknown;
+    if (input.re2js !== undefined) {
+      const holder = globalThis as Record<symbol, unknown>;
+      const key = Symbol.for('@mcp-reference/shared/re2js');
+      if (!holder[key]) {
+        const module = { exports: {} as { RE2JS?: unknown } };
+        new Function('module', 'exports', input.re2js)(module, module.exports);
+        holder[key] = module.exports.RE2JS;
+      }
+      RE2JS = holder[key];
+    }
+    const handler = (0, eval)(`(${input.source})`)(input.init, RE2JS);
     const channel = new Channel(input.name);
     channel.onmessage = (event: unknown) => {
       const message = (event as { data: { id: number; request?: unknown; close?: boolean } }).data;
@@ -63,7 +81,7 @@ const serve = (input: TaskInput, post: (message: unknown) => void) =>
   });
 
 export async function openWorkerChannel<I, Req, Rep>(
-  makeHandler: (init: I) => (request: Req) => Rep,
+  makeHandler: (init: I, RE2JS: RE2JSClass) => (request: Req) => Rep,
   init: I,
   options: WorkerChannelOptions = {},
 ): Promise<WorkerChannel<Req, Rep>> {
@@ -78,7 +96,7 @@ export async function openWorkerChannel<I, Req, Rep>(
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   const done = runInWorker<TaskInput, null>(
     serve,
-    { name, source: makeHandler.toString(), init },
+    { name, source: makeHandler.toString(), init, ...(options.re2js ? { re2js: re2jsSource() } : {}) },
     {
       signal: options.signal,
       timeoutMs: options.timeoutMs,

@@ -6,7 +6,7 @@ import type { WalkEntry } from './walk.js';
 import { openWorkerChannel } from '@mcp-reference/shared/core';
 import { useProcFd } from './proc-fd.js';
 import { compileRegex, quoteRegex } from './regex.js';
-import { re2jsSource } from '@mcp-reference/shared/core';
+import type { RE2JSClass } from '@mcp-reference/shared/core';
 import type { GlobOptions } from './glob.js';
 
 /**
@@ -142,6 +142,7 @@ export async function grepFiles(root: string, options: GrepOptions): Promise<Gre
   const timeoutMs = options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS;
   const start = (onlyIfIdle = false) => {
     const starting = openWorkerChannel(grepHandler, init, {
+      re2js: true,
       onlyIfIdle,
       signal: options.signal,
       timeoutMs,
@@ -298,8 +299,6 @@ interface GrepReply {
 }
 
 interface GrepInit {
-  /** re2js's source text, evaluated once per worker thread. */
-  re2js: string;
   /** RE2 syntax, and re2js flag bits. */
   source: string;
   flags: number;
@@ -328,7 +327,6 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
     ? { source: quoteRegex(pattern), flags: compileRegex(quoteRegex(pattern), { caseInsensitive: !caseSensitive }).flags }
     : compileRegex(pattern, { caseInsensitive: !caseSensitive });
   return {
-    re2js: re2jsSource(),
     source,
     flags,
     // Jumping from match to match over the whole text finds the same lines as testing
@@ -348,22 +346,14 @@ function compileInit(options: GrepOptions, allowed: readonly string[]): GrepInit
 }
 
 /**
- * Runs in the worker (sent as source text: self-contained, Node built-ins only). Returns
- * the function that greps one batch of files.
+ * Runs in the worker (sent as source text: self-contained, Node built-ins and the RE2JS class
+ * the channel hands it only). Returns the function that greps one batch of files.
  */
-const grepHandler = (init: GrepInit) => {
+const grepHandler = (init: GrepInit, RE2JS: RE2JSClass) => {
   // process.getBuiltinModule, not require: a bundler rewrites `require` in this source.
   const fs = process.getBuiltinModule('node:fs');
   const nodePath = process.getBuiltinModule('node:path');
   const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
-  // re2js, evaluated once per worker thread (workers are pooled and outlive the call).
-  const cache = globalThis as { mcpRe2js?: { text: string; RE2JS: any } };
-  if (cache.mcpRe2js?.text !== init.re2js) {
-    const module = { exports: {} as { RE2JS?: unknown } };
-    new Function('module', 'exports', init.re2js)(module, module.exports);
-    cache.mcpRe2js = { text: init.re2js, RE2JS: module.exports.RE2JS };
-  }
-  const RE2JS = cache.mcpRe2js!.RE2JS;
   const lineRe = RE2JS.compile(init.source, init.flags);
   const scanRe = init.scanWhole ? RE2JS.compile(init.source, init.flags | RE2JS.MULTILINE) : undefined;
   // Cleared by the first match that runs over a line end (see nextCandidate): lines one by one from then on.

@@ -1,4 +1,4 @@
-import { loadRE2JS, openWorkerChannel, re2jsSource, type WorkerChannel } from '@mcp-reference/shared/core';
+import { loadRE2JS, openWorkerChannel, type RE2JSClass, type WorkerChannel } from '@mcp-reference/shared/core';
 import { DEFAULT_TIMEOUT_MS, type StreamFlow } from './git-runner.js';
 import { LINE_WINDOW_BYTES, type GrepRowReader } from './grep-rows.js';
 import { PatternError } from './ere.js';
@@ -19,7 +19,6 @@ const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 interface CheckInit {
-  re2js: string;
   source: string;
   flags: number;
   /** Bytes of a line an answer shows whole. */
@@ -37,16 +36,8 @@ interface CheckRequest {
  * the kilobyte an answer shows of it (grep-rows.ts), so only there is it worked out (RE2's
  * `test` is several times faster than a `find` that reports where).
  */
-const lineMatcher = (init: CheckInit) => {
-  // re2js, evaluated once per worker thread (workers are pooled and outlive the call); the
-  // filesystem server's grep keeps it under the same name.
-  const cache = globalThis as { mcpRe2js?: { text: string; RE2JS: any } };
-  if (cache.mcpRe2js?.text !== init.re2js) {
-    const module = { exports: {} as { RE2JS?: unknown } };
-    new Function('module', 'exports', init.re2js)(module, module.exports);
-    cache.mcpRe2js = { text: init.re2js, RE2JS: module.exports.RE2JS };
-  }
-  const re = cache.mcpRe2js!.RE2JS.compile(init.source, init.flags);
+const lineMatcher = (init: CheckInit, RE2JS: RE2JSClass) => {
+  const re = RE2JS.compile(init.source, init.flags);
   const decoder = new TextDecoder();
   return (request: CheckRequest): number[] => {
     const lines = decoder.decode(request.bytes).split('\n');
@@ -102,7 +93,8 @@ export class LineChecker {
 
   /** A worker ready to match `source` (RE2 syntax, `flags` from compileForCheck) for `rows`. */
   static async open(source: string, flags: number, rows: GrepRowReader, signal?: AbortSignal): Promise<LineChecker> {
-    const channel = await openWorkerChannel(lineMatcher, { re2js: re2jsSource(), source, flags, wholeUpTo: LINE_WINDOW_BYTES }, {
+    const channel = await openWorkerChannel(lineMatcher, { source, flags, wholeUpTo: LINE_WINDOW_BYTES }, {
+      re2js: true,
       signal,
       timeoutMs: DEFAULT_TIMEOUT_MS,
       timeoutMessage: `Matching the pattern took longer than ${DEFAULT_TIMEOUT_MS / 1000} s and was stopped. Narrow the search (a pathspec, a longer literal part in the pattern).`,
