@@ -223,7 +223,8 @@ export async function runCli<Shape extends z.ZodRawShape>(
   });
   // Installed before the server announces its address, so a signal sent as soon as the
   // address appears already finds the handler.
-  onShutdownSignal(async () => {
+  onShutdownSignal(async (signal) => {
+    logger.log('info', `stopping on ${signal}`);
     await (await listening).close();
     process.exit(0);
   });

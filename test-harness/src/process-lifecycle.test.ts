@@ -23,6 +23,12 @@ function exitOf(child: ChildProcess, timeoutMs = 5_000): Promise<{ code: number 
   });
 }
 
+/** Resolves once everything the child wrote to stderr has been read. */
+async function endOf(child: ChildProcess): Promise<void> {
+  const stderr = child.stderr!;
+  if (!stderr.readableEnded) await new Promise((resolve) => stderr.once('end', resolve));
+}
+
 /** Every built server ends cleanly, whichever way it is asked to (ARCHITECTURE.md section 2). */
 describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(dir, 'dist/cli.js')]))('%s process', (name, bin) => {
   let dir: TempTree;
@@ -40,14 +46,21 @@ describe.each(serverDirs(repoRoot).map((dir) => [path.basename(dir), path.join(d
     server.child.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
     await expect(fetch(server.url, { method: 'POST', body: '{}' })).rejects.toThrow();
+    // And says why it stopped (what someone reading a client's log of a server that went away looks for).
+    await endOf(server.child);
+    expect(server.stderr()).toMatch(/info: stopping on SIGTERM/);
   });
 
   it('exits 0 on SIGINT in stdio mode', async () => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await new Promise((resolve) => child.stderr!.once('data', resolve)); // the "serving on stdio" line
     const exited = exitOf(child);
     child.kill('SIGINT');
     expect(await exited).toEqual({ code: 0, signal: null });
+    await endOf(child);
+    expect(stderr).toMatch(/info: stopping on SIGINT/);
   });
 
   it('answers initialize without loading the modules only later calls need (crypto, HTTP, TLS, child processes)', async () => {

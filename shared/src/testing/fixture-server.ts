@@ -34,6 +34,16 @@ await runCli(
           handler: () => new Promise(() => undefined),
         }),
         defineTool({
+          name: 'linger',
+          description: 'Answers, and leaves a timer running that keeps the process alive (what a careless tool does)',
+          input: z.object({}),
+          output: z.object({}),
+          handler: (_args, ctx) => {
+            setInterval(() => undefined, 60_000);
+            return ctx.result({});
+          },
+        }),
+        defineTool({
           name: 'blob',
           description: 'Returns a string of the given size',
           input: z.object({ bytes: z.number().int().min(0) }),

@@ -504,9 +504,9 @@ describe('serveHttp limits and lifecycle', () => {
     // The SDK client opens a GET stream after initialize; give it a moment to be open.
     await sleep(50);
     expect(handle.sessionCount()).toBe(1);
-    const t0 = Date.now();
+    // An SSE stream never ends by itself: a close that waited on it would never resolve (the
+    // test's timeout), so no clock is needed here.
     await handle.close();
-    expect(Date.now() - t0).toBeLessThan(2_000);
     expect(handle.sessionCount()).toBe(0);
     expect(server.sessionCount).toBe(0);
     expect(closedHook).toBe(1);

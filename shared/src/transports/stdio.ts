@@ -26,25 +26,33 @@ export async function serveStdio(server: McpServer, logger: Logger): Promise<{ c
       await new Promise((resolve) => setImmediate(resolve));
       await server.close().catch(() => undefined);
     })());
-  const disposeSignals = onShutdownSignal(async () => {
+  // Why the process stops is logged (info): the first thing to look for in a client's log
+  // of a server that went away.
+  const disposeSignals = onShutdownSignal(async (signal) => {
+    logger.log('info', `stopping on ${signal}`);
     await close();
     process.exit(0);
   });
   // On stdin close, answer what is in flight, release watchers and let the process end by
   // itself (stdout to a pipe is flushed asynchronously; exiting at once could cut the
-  // last answer). A handle that outlives that (a worker, a timer) is cut by the exit timer.
+  // last answer). A handle that outlives that (a worker, a timer) is cut by the exit timer,
+  // which names what was still open: each is a resource something forgot to release.
   let ended = false;
-  const endOfInput = () => {
+  const endOfInput = (why: string) => {
     if (ended) return;
     ended = true;
-    setTimeout(() => process.exit(0), EXIT_MS).unref();
+    logger.log('info', `stopping: ${why}`);
+    setTimeout(() => {
+      logger.log('warning', `exiting ${EXIT_MS} ms after the end of input with work still open: ${stillOpen().join(', ')}`);
+      process.exit(0);
+    }, EXIT_MS).unref();
     void close();
   };
-  process.stdin.once('end', endOfInput);
-  process.stdin.once('close', endOfInput);
+  process.stdin.once('end', () => endOfInput('the client closed stdin'));
+  process.stdin.once('close', () => endOfInput('the client closed stdin'));
   // A client that dies leaves EPIPE on stdout: the transport closes, and so do we.
   transport.whenClosed = () => {
-    if (!closing) endOfInput();
+    if (!closing) endOfInput('stdout is closed (the client is gone)');
   };
   await server.connect(transport, { sessionId: 'stdio' });
   logger.log('info', `${server.name} ${server.version} serving on stdio`);
@@ -54,4 +62,11 @@ export async function serveStdio(server: McpServer, logger: Logger): Promise<{ c
       await close();
     },
   };
+}
+
+/** What keeps the process alive, by kind and count ("Timeout x2, FSReqCallback"), the exit timer and the standard streams included. */
+function stillOpen(): string[] {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => (count === 1 ? kind : `${kind} x${count}`));
 }
