@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isIgnored, loadGitignoreChain } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
-import { compareNames, readDirectory } from './walk.js';
+import { nameOrderFor, readDirectory } from './walk.js';
 import type { EntryType } from './walk.js';
 
 /**
@@ -81,11 +81,8 @@ export async function listDirectory(dir: string, options: ListOptions = {}): Pro
     // Without sizes too: a directory of a million entries is a million .gitignore tests.
     if (slicer.due()) await slicer.pause();
   }
-  entries.sort(
-    sortBy === 'size'
-      ? (a, b) => (b.size ?? -1) - (a.size ?? -1) || compareNames(a.name, b.name)
-      : (a, b) => compareNames(a.name, b.name),
-  );
+  const byName = nameOrderFor(entries);
+  entries.sort(sortBy === 'size' ? (a, b) => (b.size ?? -1) - (a.size ?? -1) || byName(a.name, b.name) : (a, b) => byName(a.name, b.name));
   const files = entries.filter((e) => e.type !== 'directory');
   return {
     entries,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { compareNames, compareRelativePaths, walk, walkFiles } from './walk.js';
+import { compareNames, compareRelativePaths, nameOrderFor, walk, walkFiles } from './walk.js';
 import type { WalkEntry, WalkOptions } from './walk.js';
 
 let base: string;
@@ -77,6 +77,32 @@ describe('walk order', () => {
     expect(compareNames('\uff01', '\u{1f600}')).toBeLessThan(0);
     expect(compareNames('B', 'a')).toBeLessThan(0);
     expect(compareRelativePaths('a/b', 'a-c')).toBeLessThan(0);
+  });
+
+  it("sorts names by the engine's comparison where it gives code point order, and by compareNames where it does not", async () => {
+    // Random names over units that reach every range where the two orders could differ.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const alphabets = [
+      ['a', 'b', 'B', '-', '.', '0', '\u00e9'],
+      ['a', 'b', '\ud7ff', '\ue000', '\uff01', '\u{1f600}', '\u{10000}'],
+    ];
+    for (const alphabet of alphabets) {
+      for (let round = 0; round < 50; round++) {
+        const names = Array.from({ length: 40 }, () => Array.from({ length: 1 + random(4) }, () => alphabet[random(alphabet.length)]).join(''));
+        const entries = names.map((name) => ({ name }));
+        const order = nameOrderFor(entries);
+        expect([...names].sort(order)).toEqual([...names].sort(compareNames));
+      }
+    }
+    // Names of plain units (nearly every directory) take the engine's comparison, several
+    // times faster than compareNames' loop; a surrogate or a unit from U+E000 on, compareNames.
+    expect(nameOrderFor([{ name: 'a' }, { name: '\u00e9t\u00e9' }, { name: '\ud7ff' }])).not.toBe(compareNames);
+    expect(nameOrderFor([{ name: 'a' }, { name: '\u{1f600}' }])).toBe(compareNames);
+    expect(nameOrderFor([{ name: 'a' }, { name: '\uff01' }])).toBe(compareNames);
+    // And the walk's own order of such a directory is code point order.
+    await tree(root, { '\uff01.txt': '', '\u{1f600}.txt': '', 'a.txt': '' });
+    expect(rel(await collect())).toEqual(['a.txt', '\uff01.txt', '\u{1f600}.txt']);
   });
 });
 

@@ -212,6 +212,25 @@ export function compareNames(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** UTF-16 code units at or above U+D800: where the engine's string order and code point order can differ. */
+const BEYOND_PLAIN_ORDER = /[\ud800-\uffff]/;
+
+/**
+ * compareNames, or, where it gives the same order for every pair of the entries' names, the engine's own
+ * comparison of strings, several times faster: a sort of 200,000 names of a directory took
+ * over a second of the event loop with compareNames' loop over characters. The two orders
+ * differ only where a surrogate meets a unit in U+E000..U+FFFF, so a set of names without any
+ * unit at or above U+D800 (nearly every directory) is sorted the fast way.
+ */
+export function nameOrderFor(entries: readonly { name: string }[]): (a: string, b: string) => number {
+  for (const entry of entries) if (BEYOND_PLAIN_ORDER.test(entry.name)) return compareNames;
+  return compareUnits;
+}
+
+function compareUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Order of two relative paths in the walk: segment by segment, a parent before its children. */
 export function compareRelativePaths(a: string, b: string): number {
   const x = splitRelative(a);
@@ -332,7 +351,8 @@ async function readSorted(dir: string, expected: string, isRoot: boolean, skippe
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  return entries.sort((a, b) => compareNames(a.name, b.name));
+  const order = nameOrderFor(entries);
+  return entries.sort((a, b) => order(a.name, b.name));
 }
 
 /**
