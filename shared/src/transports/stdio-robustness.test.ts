@@ -150,6 +150,15 @@ describe('stdio transport under a careless or hostile client', () => {
     }
   });
 
+  /** Closes the server's stdin and waits for it to exit: its exit code, or null if it had to be killed (after 20 s). */
+  async function endOfInput(peer: ReturnType<typeof spawnRaw>): Promise<number | null> {
+    peer.child.stdin.end();
+    const timer = setTimeout(() => peer.child.kill('SIGKILL'), 20_000);
+    const { code } = await peer.exited;
+    clearTimeout(timer);
+    return code;
+  }
+
   // Clockless: the process ends by itself (code 0, not the test's SIGKILL), and says why it
   // stopped. The 3 s bound is the exit timer's, which the next test makes fire.
   it('exits by itself when stdin closes while a call that never ends is running, and says why', async () => {
@@ -159,11 +168,7 @@ describe('stdio transport under a careless or hostile client', () => {
       peer.sendJson({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'hang', arguments: {} } });
       peer.sendJson({ jsonrpc: '2.0', id: 4, method: 'ping' });
       await peer.waitFor((m) => m.id === 4);
-      peer.child.stdin.end();
-      const timer = setTimeout(() => peer.child.kill('SIGKILL'), 30_000);
-      const { code } = await peer.exited;
-      clearTimeout(timer);
-      expect(code).toBe(0);
+      expect(await endOfInput(peer)).toBe(0);
       expect(peer.stderr()).toMatch(/info: stopping: the client closed stdin/);
     } finally {
       peer.child.kill('SIGKILL');
@@ -176,12 +181,8 @@ describe('stdio transport under a careless or hostile client', () => {
       await peer.initialize();
       peer.sendJson({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'linger', arguments: {} } });
       await peer.waitFor((m) => m.id === 3);
-      peer.child.stdin.end();
       // Without the exit timer the process would never end: the interval keeps it alive.
-      const timer = setTimeout(() => peer.child.kill('SIGKILL'), 30_000);
-      const { code } = await peer.exited;
-      clearTimeout(timer);
-      expect(code).toBe(0);
+      expect(await endOfInput(peer)).toBe(0);
       expect(peer.stderr()).toMatch(/warning: exiting 2500 ms after the end of input with work still open: .*Timeout/);
     } finally {
       peer.child.kill('SIGKILL');
