@@ -189,6 +189,24 @@ describe('stdio transport under a careless or hostile client', () => {
     }
   });
 
+  it('keeps serving, and exits 0 at the end of input, after the client closes its end of stderr', async () => {
+    // Every tool call logs a line at debug: after stderr's reader is gone each write fails
+    // with EPIPE, which ended the process (exit code 1) when nothing listened for it.
+    const peer = spawnRaw(bin, ['--log-level', 'debug']);
+    try {
+      await peer.initialize();
+      peer.child.stderr.destroy();
+      for (let id = 10; id < 15; id++) {
+        peer.sendJson({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `after ${id}` } } });
+        const answer = await peer.waitFor((m) => m.id === id);
+        expect(answer.result, JSON.stringify(answer)).toMatchObject({ structuredContent: { text: `after ${id}` } });
+      }
+      expect(await endOfInput(peer)).toBe(0);
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
   it('writes 60 concurrent 9 MB answers through a slow reader without a warning or a crash', async () => {
     const peer = spawnRaw(bin, ['--max-result-bytes', String(32 * 1024 * 1024)]);
     try {
