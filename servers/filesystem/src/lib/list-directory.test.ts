@@ -29,6 +29,16 @@ afterEach(async () => {
 const names = (listing: { entries: { name: string }[] }): string[] => listing.entries.map((e) => e.name);
 
 describe('listDirectory', () => {
+  it('lists by code point, by name and among equal sizes, where UTF-16 order would differ', async () => {
+    const dir = path.join(base, 'wide');
+    await fsp.mkdir(dir);
+    // U+FF01 before U+1F600 by code point; after it by UTF-16 unit (0xFF01 > 0xD83D).
+    for (const name of ['\u{1f600}.txt', '\uff01.txt', 'a.txt']) await fsp.writeFile(path.join(dir, name), 'x');
+    const order = ['a.txt', '\uff01.txt', '\u{1f600}.txt'];
+    expect(names(await listDirectory(dir))).toEqual(order);
+    expect(names(await listDirectory(dir, { sortBy: 'size' }))).toEqual(order);
+  });
+
   it('lists one level sorted by name with types, hiding what .gitignore ignores and counting it', async () => {
     const listing = await listDirectory(root);
     expect(listing.entries).toEqual([

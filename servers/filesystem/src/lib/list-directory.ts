@@ -81,8 +81,11 @@ export async function listDirectory(dir: string, options: ListOptions = {}): Pro
     // Without sizes too: a directory of a million entries is a million .gitignore tests.
     if (slicer.due()) await slicer.pause();
   }
-  const byName = nameOrderFor(entries);
-  entries.sort(sortBy === 'size' ? (a, b) => (b.size ?? -1) - (a.size ?? -1) || byName(a.name, b.name) : (a, b) => byName(a.name, b.name));
+  // By name they are in order already: readDirectory sorts them, and the loop keeps its order.
+  if (sortBy === 'size') {
+    const byName = nameOrderFor(entries);
+    entries.sort((a, b) => (b.size ?? -1) - (a.size ?? -1) || byName(a.name, b.name));
+  }
   const files = entries.filter((e) => e.type !== 'directory');
   return {
     entries,
