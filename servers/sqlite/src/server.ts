@@ -6,7 +6,7 @@ import { createQuickReader } from './lib/quick-reader.js';
 import { createInsights } from './lib/insights.js';
 import { createChangeWatch, type Fingerprints } from './lib/change-watch.js';
 import { SqlError } from './lib/errors.js';
-import type { Schema } from './lib/schema.js';
+import { createSchemaSource } from './lib/schema-source.js';
 import { SCHEMA_URI, tableOfUri } from './lib/uris.js';
 import { CELL_CHARS } from './lib/engine-child.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -48,9 +48,9 @@ export function createSqliteServer(options: CreateSqliteServerOptions): McpServe
     processes: options.processes,
   });
   const insights = createInsights();
-  // Bounded work (the schema, straight-line statements) is answered here; the rest by the engine.
+  // Bounded work (a small schema, straight-line statements) is answered here; the rest by the engine.
   const quick = createQuickReader({ dbPath, limits });
-  const schema = async (signal?: AbortSignal) => (quick.schema() as Schema | undefined) ?? engine.call<Schema>('schema', {}, { signal });
+  const schema = createSchemaSource(quick, engine);
   const changes = createChangeWatch({
     dbPath,
     fingerprint: (tables) => engine.call<Fingerprints>('fingerprint', { tables }),

@@ -172,8 +172,10 @@ export interface QuickPage {
 }
 
 export interface QuickReader {
-  /** The schema, or undefined when the engine must read it. */
+  /** The schema, or undefined when the engine must read it (no file, a lock, or more than MAX_QUICK_SCHEMA_OBJECTS objects). */
   schema(): unknown;
+  /** The database's schema version (PRAGMA schema_version), or undefined when it cannot be read here. */
+  schemaVersion(): unknown;
   /** The whole result of a bounded read statement, or undefined when the engine must run it. */
   read(sql: string, params: unknown): QuickPage | undefined;
   close(): void;
@@ -194,6 +196,13 @@ interface Entry {
 
 /** Statements longer than this are not looked at here (preparing one costs as much as the trip). */
 const MAX_SQL = 4096;
+
+/**
+ * A schema of more objects (tables, views, indexes, triggers) is read by the engine: the
+ * columns of each table cost about 0.1 ms to read (SQLite prepares a statement for each
+ * pragma_table_info), so 20,000 tables held the server process for 3.3 s.
+ */
+export const MAX_QUICK_SCHEMA_OBJECTS = 500;
 
 export function createQuickReader(options: { dbPath: string; limits: PageLimits }): QuickReader {
   let db: BetterSqlite3.Database | undefined;
@@ -292,13 +301,25 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
         conn.exec('BEGIN');
         try {
           const now = version!.get();
-          if (!schemaCache || schemaCache.version !== now) schemaCache = { version: now, value: readSchema(conn) };
+          if (!schemaCache || schemaCache.version !== now) {
+            if ((conn.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number) > MAX_QUICK_SCHEMA_OBJECTS) return undefined;
+            schemaCache = { version: now, value: readSchema(conn) };
+          }
           return schemaCache.value;
         } finally {
           conn.exec('COMMIT');
         }
       } catch {
         if (conn.inTransaction) conn.exec('ROLLBACK');
+        return undefined;
+      }
+    },
+    schemaVersion() {
+      const conn = connection();
+      if (!conn) return undefined;
+      try {
+        return version!.get();
+      } catch {
         return undefined;
       }
     },
