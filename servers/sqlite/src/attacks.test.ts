@@ -145,6 +145,32 @@ describe('read-only by default', () => {
   });
 });
 
+describe('the insights memo', () => {
+  let db: SqliteFixture;
+  let s: Session;
+  beforeAll(async () => {
+    db = await shopDb();
+    s = await open({ dbPath: db.file });
+  });
+  afterAll(async () => {
+    await s.close();
+    await db.cleanup();
+  });
+  const memo = async () => ((await s.client.readResource({ uri: 'memo://insights' })).contents[0] as { text: string }).text;
+
+  it('refuses an insight over 10,000 characters or past 1,000,000 in all, adds nothing, and stays readable', async () => {
+    expect(await s.refused('append_insight', { insight: 'x'.repeat(10_001) })).toMatch(/10,001 characters; one holds at most 10,000.*Nothing was added/);
+    expect(await memo()).toBe('No business insights have been discovered yet.');
+    // Filled by many calls (as many sessions would): 100 of 10,000 characters is the whole memo.
+    for (let i = 0; i < 100; i++) await s.ok('append_insight', { insight: `${i % 10}`.repeat(10_000) });
+    const full = await memo();
+    expect(await s.refused('append_insight', { insight: 'one more' })).toMatch(/memo is full: its 100 insights hold 1,000,000 characters.*Nothing was added/);
+    expect(await memo()).toBe(full);
+    expect(full).not.toContain('one more');
+    expect(full).toContain('Analysis has revealed 100 key business insights');
+  });
+});
+
 describe('a missing database file', () => {
   it('is an error without --write, and is not created', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mcp-sqlite-missing-'));
