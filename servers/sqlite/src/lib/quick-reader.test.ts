@@ -5,7 +5,7 @@ import { makeSqliteDb } from '@mcp-reference/test-harness';
 import { constantLimit, createQuickReader, exact, lengthProbe, rowPerStep, straightLine, type ProgramOp } from './quick-reader.js';
 
 const db = new Database(':memory:');
-db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); CREATE VIEW v AS SELECT * FROM t; CREATE TABLE p (id INTEGER PRIMARY KEY, price REAL, note);');
+db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_b ON t (b); CREATE VIEW v AS SELECT * FROM t; CREATE TABLE p (id INTEGER PRIMARY KEY, price REAL, note); CREATE TABLE q (id INTEGER PRIMARY KEY, c0);');
 const program = (sql: string, args: unknown[] = []) => db.prepare(`EXPLAIN ${sql}`).all(...args) as ProgramOp[];
 
 describe('straightLine: which compiled programs run each instruction at most once', () => {
@@ -94,6 +94,8 @@ describe('lengthProbe: the size of the cells a statement reads, without reading 
     ['SELECT * FROM t LIMIT 5;  '],
     ['SELECT a FROM t LIMIT 1 -- the first'],
     ['SELECT * FROM p WHERE id = 1'],
+    // Names a table might have, inside the measured statement.
+    ['SELECT c0 FROM q WHERE id = 1'],
     // IS NOT NULL looks at the type only.
     ['SELECT a FROM t WHERE id = 1 AND b IS NOT NULL'],
   ])('%s has one', (sql, args = []) => {

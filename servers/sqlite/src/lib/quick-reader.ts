@@ -142,7 +142,8 @@ export function lengthProbe(conn: BetterSqlite3.Database, sql: string, columnCou
   // A trailing ";" would end the statement inside the parentheses; a trailing comment is ended by the newline.
   const body = sql.replace(/[\s;]+$/, '');
   const size = (name: string) => `(CASE WHEN typeof(${name}) IN ('text', 'blob') THEN octet_length(${name}) ELSE 8 END)`;
-  const probeSql = `WITH q(${names.join(', ')}) AS (${body}\n) SELECT ${names.map(size).join(' + ')} FROM q`;
+  // A name no table is likely to have: the statement's own tables keep theirs inside the expression.
+  const probeSql = `WITH mcp_length_probe(${names.join(', ')}) AS (${body}\n) SELECT ${names.map(size).join(' + ')} FROM mcp_length_probe`;
   try {
     const probe = conn.prepare(probeSql);
     const probeProgram = conn.prepare(`EXPLAIN ${probeSql}`).all(...args) as ProgramOp[];
