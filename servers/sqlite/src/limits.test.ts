@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
 import { open, shopDb, snapshotDir, textOf, type QueryOut, type Session } from './test-support.js';
+import { LIST_TABLES_PAGE } from './tools/list-tables.js';
 
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
@@ -207,4 +208,36 @@ describe('concurrent sessions', () => {
       await db.cleanup();
     }
   }, 60_000);
+});
+
+describe('a database of many tables', () => {
+  const n = LIST_TABLES_PAGE + 3;
+  let db: SqliteFixture;
+  let s: Session;
+  beforeAll(async () => {
+    // One transaction: a commit per CREATE TABLE took 14 s.
+    db = await makeSqliteDb(`BEGIN;${Array.from({ length: n }, (_, i) => `CREATE TABLE t${String(i).padStart(5, "0")} (id INTEGER PRIMARY KEY, name TEXT);`).join("")}COMMIT;`);
+    s = await open({ dbPath: db.file });
+  });
+  afterAll(async () => {
+    await s.close();
+    await db.cleanup();
+  });
+
+  type Tables = { tables: { name: string; columns: number }[]; nextCursor?: string };
+
+  it(`lists its tables in pages of ${LIST_TABLES_PAGE.toLocaleString('en')}, resuming after the last name even when it was dropped meanwhile`, async () => {
+    const first = await s.ok<Tables>('list_tables', {});
+    expect(first.tables).toHaveLength(LIST_TABLES_PAGE);
+    expect(first.tables[0]).toEqual(expect.objectContaining({ name: 't00000', columns: 2 }));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    // Another process drops the last table of the page and adds one at the end.
+    const other = new Database(db.file);
+    other.exec(`DROP TABLE ${first.tables[LIST_TABLES_PAGE - 1].name}; CREATE TABLE zz (x);`);
+    other.close();
+    const second = await s.ok<Tables>('list_tables', { cursor: first.nextCursor });
+    expect(second.tables.map((t) => t.name)).toEqual(['t05000', 't05001', 't05002', 'zz']);
+    expect(second.nextCursor).toBeUndefined();
+    expect(await s.refused('list_tables', { cursor: 'not-a-cursor' })).toMatch(/Invalid cursor/);
+  });
 });
