@@ -240,4 +240,18 @@ describe('a database of many tables', () => {
     expect(second.nextCursor).toBeUndefined();
     expect(await s.refused('list_tables', { cursor: 'not-a-cursor' })).toMatch(/Invalid cursor/);
   });
+
+  type Matches = { matches: { table: string; column?: string }[]; nextCursor?: string };
+
+  it('pages search_schema on after the table of the last match when that table was dropped meanwhile', async () => {
+    const first = await s.ok<Matches>('search_schema', { term: 'name' });
+    expect(first.matches[0]).toEqual(expect.objectContaining({ table: 't00000', column: 'name' }));
+    const last = first.matches[first.matches.length - 1].table;
+    const other = new Database(db.file);
+    other.exec(`DROP TABLE ${last}`);
+    other.close();
+    const second = await s.ok<Matches>('search_schema', { term: 'name', cursor: first.nextCursor });
+    expect(second.matches[0].table > last).toBe(true);
+    expect(second.matches.filter((m) => first.matches.some((f) => f.table === m.table))).toEqual([]);
+  });
 });

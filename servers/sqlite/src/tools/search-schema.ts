@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../context.js';
+import { SqlError } from '../lib/errors.js';
 import { searchSchema } from '../lib/schema.js';
 import { tableUri } from '../lib/uris.js';
 
@@ -24,7 +25,19 @@ export const searchSchemaTool = defineTool({
   async handler({ term, cursor }, ctx) {
     const hits = searchSchema(await ctx.schema(ctx.signal), term);
     const keyOf = (m: (typeof hits)[number]) => JSON.stringify([m.table, m.column ?? '']);
-    const page = await ctx.page((after) => (after === undefined ? hits : hits.slice(hits.findIndex((m) => keyOf(m) === after) + 1)), { cursor, keyOf });
+    const resume = (after: string) => {
+      const at = hits.findIndex((m) => keyOf(m) === after);
+      if (at >= 0) return hits.slice(at + 1);
+      // The last match is gone (its table or column dropped since): on from the next table,
+      // not from the start again.
+      let table: unknown;
+      try {
+        [table] = JSON.parse(after) as unknown[];
+      } catch {}
+      if (typeof table !== 'string') throw new SqlError('Invalid cursor for search_schema: use the nextCursor of the previous call, with the same term.');
+      return hits.filter((m) => m.table > table);
+    };
+    const page = await ctx.page((after) => (after === undefined ? hits : resume(after)), { cursor, keyOf });
     const tables = [...new Set(page.items.map((m) => m.table))];
     return ctx.result(
       { matches: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
