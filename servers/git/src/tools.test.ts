@@ -40,6 +40,8 @@ describe('official tools', () => {
     expect(out.files.length).toBeGreaterThan(10);
     expect(out.files.length).toBeLessThan(400);
     expect(out.files.every((f: any) => /^untracked-\d{4}\.txt$/.test(f.path))).toBe(true);
+    // The whole result, not only git's output, stays near the limit.
+    expect(JSON.stringify(await small.call('git_status', { repo_path: repo.root })).length).toBeLessThan(2 * 4096 + 2048);
     await small.close();
   });
 
