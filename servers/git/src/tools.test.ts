@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { isWellFormedText } from '@mcp-reference/test-harness';
 import { open, sampleRepo, linksOf, refusal, textOf, type Session } from './test-support.js';
+import { REFS_PAGE } from './tools/common.js';
 
 describe('official tools', () => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;
@@ -280,6 +281,34 @@ describe('official tools', () => {
     expect(not.branches.map((b: any) => b.name)).toEqual(['topic/x']);
     expect(await refusal(s, 'git_branch', { repo_path: repo.root, branch_type: 'everything' })).toMatch(/branch_type/);
     expect(await refusal(s, 'git_checkout', { repo_path: repo.root, branch_name: 'nope' })).toMatch(/no local branch/);
+  });
+
+  it(`git_branch and git_tag page more than ${REFS_PAGE.toLocaleString('en')} refs, and go on after a branch deleted between pages`, async () => {
+    const head = await repo.git('rev-parse', 'HEAD');
+    const n = REFS_PAGE + 10;
+    const names = Array.from({ length: n }, (_, i) => `many/b${String(i).padStart(5, '0')}`);
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo.root, input: names.map((b) => `create refs/heads/${b} ${head}\n`).join('') + Array.from({ length: n }, (_, i) => `create refs/tags/v2.${i} ${head}\n`).join('') });
+    const first = await s.ok('git_branch', { repo_path: repo.root, branch_type: 'local' });
+    expect(first.branches).toHaveLength(REFS_PAGE);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const last = first.branches[REFS_PAGE - 1].name;
+    await repo.git('branch', '-D', last);
+    const second = await s.ok('git_branch', { repo_path: repo.root, branch_type: 'local', cursor: first.nextCursor });
+    expect(second.nextCursor).toBeUndefined();
+    const all = [...first.branches, ...second.branches].map((b: any) => b.name);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.sort()).toEqual([...names, 'feature', 'main'].sort());
+
+    const tags = await s.ok('git_tag', { repo_path: repo.root });
+    expect(tags.tags).toHaveLength(REFS_PAGE);
+    // Newest version first: v2.2009 ... then the rest on the next page, v1.0 last.
+    expect(tags.tags[0].name).toBe(`v2.${n - 1}`);
+    const rest = await s.ok('git_tag', { repo_path: repo.root, cursor: tags.nextCursor });
+    expect(rest.tags.map((t: any) => t.name).at(-1)).toBe('v1.0');
+    expect(tags.tags.length + rest.tags.length).toBe(n + 1);
+    // Where a tag the page ended at was deleted, version order cannot say where to go on.
+    await repo.git('tag', '-d', tags.tags[REFS_PAGE - 1].name);
+    expect(await refusal(s, 'git_tag', { repo_path: repo.root, cursor: tags.nextCursor })).toMatch(/is gone: call again without cursor/);
   });
 
   it('git_checkout never discards: a blocking change fails, force asks first', async () => {

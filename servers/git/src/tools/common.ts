@@ -7,6 +7,7 @@ import { uris } from '../lib/uris.js';
 import { MAX_COMMIT_FIELD_CHARS, parseDiff } from '../lib/parse.js';
 import { TextSlicer } from '../lib/text-slice.js';
 import type { Commit, DiffFile } from '../lib/parse.js';
+import { ArgumentError } from '../lib/validate.js';
 
 type Ctx = BaseContext & GitContext;
 
@@ -69,6 +70,32 @@ export const startByte = z
 /** What the diff tools say after a piece that was cut; `byPath` when the tool takes a path to narrow it (git_show does not). */
 export function diffCutNote(out: { truncated: boolean; next_byte?: number }, byPath = true): string {
   return out.truncated ? `\n[diff truncated: read on with start_byte ${out.next_byte}${byPath ? ', or narrow it with path' : ''}]` : '';
+}
+
+/**
+ * Refs in one answer of git_branch and git_tag (about 0.6 MB of branches); more come in
+ * pages. Unpaged, 60,000 branches made a result of 13.3 MB, over what a response may
+ * carry, with no way to ask for less.
+ */
+export const REFS_PAGE = 2_000;
+
+export const refsCursor = z.string().optional().describe('nextCursor from the previous call');
+
+/**
+ * The refs after the one a page ended at (its full name, `key`), in the order git listed
+ * them. When that ref is gone (deleted between the calls), the list goes on with those
+ * `sortsAfter` the key, or, without an order to resume in, the call is refused.
+ */
+export function refsAfter<T extends { ref: string }>(list: readonly T[], key: string, sortsAfter?: (ref: string, key: string) => boolean): T[] {
+  const at = list.findIndex((item) => item.ref === key);
+  if (at >= 0) return list.slice(at + 1);
+  if (!sortsAfter) throw new ArgumentError(`${key} (where the previous page ended) is gone: call again without cursor to start over.`);
+  return list.filter((item) => sortsAfter(item.ref, key));
+}
+
+/** git's order of ref names (byte order, as for-each-ref sorts by refname). */
+export function refSortsAfter(ref: string, key: string): boolean {
+  return Buffer.compare(Buffer.from(ref), Buffer.from(key)) > 0;
 }
 
 export const contextLines = z.number().int().min(0).max(10_000).default(3).describe('Lines of context around each change');

@@ -3,7 +3,7 @@ import { defineTool } from '../context.js';
 import { assertNotOption, checkRefName, commitOf } from '../lib/validate.js';
 import { uris } from '../lib/uris.js';
 import { withMessageFile } from '../lib/message-file.js';
-import { repoPath, repository, git } from './common.js';
+import { repoPath, repository, git, REFS_PAGE, refsAfter, refsCursor } from './common.js';
 
 const tagSchema = z.object({
   name: z.string(),
@@ -15,16 +15,19 @@ const tagSchema = z.object({
 export const gitTag = defineTool({
   name: 'git_tag',
   title: 'List Tags',
-  description: 'List tags, newest version first, optionally only those matching a glob pattern or containing a commit.',
+  description: `List tags, newest version first, optionally only those matching a glob pattern or containing a commit. More than ${REFS_PAGE.toLocaleString('en')} come in pages: pass nextCursor back as cursor.`,
   input: z.object({
     repo_path: repoPath,
     pattern: z.string().optional().describe('Glob on the tag name, e.g. "v1.*"'),
     contains: z.string().optional().describe('Only tags that contain this commit'),
+    cursor: refsCursor,
   }),
-  output: z.object({ repository, tags: z.array(tagSchema) }),
+  output: z.object({ repository, tags: z.array(tagSchema), nextCursor: z.string().optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
-  render: (out) => out.tags.map((t) => `${t.name} ${t.commit.slice(0, 12)} ${t.subject}`).join('\n') || 'No tags.',
-  async handler({ repo_path, pattern, contains }, ctx) {
+  render: (out) =>
+    (out.tags.map((t) => `${t.name} ${t.commit.slice(0, 12)} ${t.subject}`).join('\n') || 'No tags.') +
+    (out.nextCursor ? `\n(more tags: call again with cursor ${out.nextCursor})` : ''),
+  async handler({ repo_path, pattern, contains, cursor }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     const filters = contains === undefined ? [] : [`--contains=${await commitOf(repo, contains, ctx.signal)}`];
     const glob = pattern === undefined ? 'refs/tags' : `refs/tags/${assertNotOption(pattern, 'pattern').replace(/^\/+/, '')}`;
@@ -36,16 +39,19 @@ export const gitTag = defineTool({
       '--',
       glob,
     ]);
-    const tags = stdout
+    const all = stdout
       .toString('utf8')
       .split('\n')
       .filter(Boolean)
       .map((row) => {
         const [name, type, peeled, object, subject] = row.split('\x1f');
-        return { name, commit: peeled || object, annotated: type === 'tag', subject };
+        return { name, commit: peeled || object, annotated: type === 'tag', subject, ref: `refs/tags/${name}` };
       });
+    // In version order there is no telling where a deleted tag stood: refsAfter refuses then.
+    const page = await ctx.page((after) => (after === undefined ? all : refsAfter(all, after)), { cursor, keyOf: (t) => t.ref, limit: REFS_PAGE });
+    const tags = page.items.map(({ ref: _ref, ...tag }) => tag);
     return ctx.result(
-      { repository: repo.root, tags },
+      { repository: repo.root, tags, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
       tags.slice(0, 100).map((t) => ctx.link(uris.tag(repo.id, t.name), { name: t.name, title: `tag ${t.name}`, mimeType: 'text/plain' })),
     );
   },
