@@ -1,11 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmod, realpath, stat, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { connectInMemory, makeTempTree, slowPerson, unlessStillWaiting, type TempTree } from '@mcp-reference/test-harness';
-import { open, sampleRepo, refusal, sleep, type Session } from './test-support.js';
+import { open, sampleRepo, refusal, sleep, textOf, type Session } from './test-support.js';
+import { MAX_LISTED_UPDATES } from './tools/git-fetch.js';
 
 const exec = promisify(execFile);
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -97,6 +98,19 @@ describe('remote operations against git daemon on 127.0.0.1', () => {
     const pulled = await s.ok('git_pull', { repo_path: repo.root });
     expect(pulled).toMatchObject({ fast_forwarded: true, after: upstream });
     expect(await repo.git('rev-parse', 'HEAD')).toBe(upstream);
+  });
+
+  it(`git_fetch lists the first ${MAX_LISTED_UPDATES.toLocaleString('en')} refs it changed and counts them all`, async () => {
+    const head = await git(bare, 'rev-parse', 'main');
+    const n = MAX_LISTED_UPDATES + 5;
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: bare, input: Array.from({ length: n }, (_, i) => `create refs/heads/many/b${String(i).padStart(5, '0')} ${head}\n`).join('') });
+    const fetched = await s.ok('git_fetch', { repo_path: repo.root });
+    expect(fetched.updated_count).toBe(n);
+    expect(fetched.updated).toHaveLength(MAX_LISTED_UPDATES);
+    expect(fetched.updated[0]).toEqual({ ref: 'refs/remotes/origin/many/b00000', old: null, new: head });
+    expect(textOf(await s.call('git_fetch', { repo_path: repo.root }))).toMatch(/Already up to date/);
+    // Every ref was fetched, listed or not.
+    expect((await repo.git('for-each-ref', '--format=x', 'refs/remotes/origin/many')).split('\n')).toHaveLength(n);
   });
 
   it('git_pull never merges: diverged histories fail and change nothing', async () => {

@@ -5,6 +5,9 @@ import { repoPath, repository, git } from './common.js';
 
 export const remoteName = z.string().default('origin').describe('A remote already configured in the repository (default origin)');
 
+/** Ref updates listed in git_fetch's answer; the rest are counted. */
+export const MAX_LISTED_UPDATES = 1_000;
+
 const refUpdate = z.object({ ref: z.string(), old: z.string().nullable(), new: z.string().nullable() });
 
 async function remoteRefs(run: (args: string[]) => Promise<{ stdout: Buffer }>, remote: string): Promise<Map<string, string>> {
@@ -19,9 +22,19 @@ export const gitFetch = defineTool({
     'Download commits, branches and tags from a remote already configured in the repository (https, ssh or git; local paths only inside the allowed repositories). ' +
     'Changes no local branch and no work-tree file.',
   input: z.object({ repo_path: repoPath, remote: remoteName, prune: z.boolean().default(false).describe('Also delete remote-tracking branches gone from the remote') }),
-  output: z.object({ repository, remote: z.string(), url: z.string(), updated: z.array(refUpdate) }),
+  output: z.object({
+    repository,
+    remote: z.string(),
+    url: z.string(),
+    updated: z.array(refUpdate).describe(`The refs that changed, in name order: the first ${MAX_LISTED_UPDATES.toLocaleString('en')}`),
+    updated_count: z.number().int().describe('How many refs changed in all'),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  render: (out) => (out.updated.length ? out.updated.map((u) => `${u.ref}: ${u.old?.slice(0, 10) ?? '(new)'} -> ${u.new?.slice(0, 10) ?? '(deleted)'}`).join('\n') : `Already up to date with ${out.remote}.`),
+  render: (out) =>
+    out.updated.length
+      ? out.updated.map((u) => `${u.ref}: ${u.old?.slice(0, 10) ?? '(new)'} -> ${u.new?.slice(0, 10) ?? '(deleted)'}`).join('\n') +
+        (out.updated_count > out.updated.length ? `\n... and ${(out.updated_count - out.updated.length).toLocaleString('en')} more refs` : '')
+      : `Already up to date with ${out.remote}.`,
   async handler({ repo_path, remote, prune }, ctx) {
     const repo = await ctx.repos.resolve(repo_path);
     const checked = await checkRemote(ctx.git, repo, remote, await ctx.repos.allowed(), 'fetch', ctx.signal);
@@ -30,11 +43,11 @@ export const gitFetch = defineTool({
       const before = await remoteRefs(run, remote);
       await git(ctx, repo, ['fetch', checked.pack, '--no-recurse-submodules', '--no-write-fetch-head', ...(prune ? ['--prune'] : []), '--end-of-options', remote], { config: checked.config });
       const after = await remoteRefs(run, remote);
-      const updated = [...new Set([...before.keys(), ...after.keys()])]
-        .filter((ref) => before.get(ref) !== after.get(ref))
-        .sort()
-        .map((ref) => ({ ref, old: before.get(ref) ?? null, new: after.get(ref) ?? null }));
-      return ctx.result({ repository: repo.root, remote, url: checked.url, updated });
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((ref) => before.get(ref) !== after.get(ref)).sort();
+      // Listed whole, the first fetch of a remote of 60,000 branches made an answer over what
+      // a response may carry: an error, after the fetch was done.
+      const updated = changed.slice(0, MAX_LISTED_UPDATES).map((ref) => ({ ref, old: before.get(ref) ?? null, new: after.get(ref) ?? null }));
+      return ctx.result({ repository: repo.root, remote, url: checked.url, updated, updated_count: changed.length });
     });
   },
 });
