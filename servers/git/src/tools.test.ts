@@ -46,6 +46,17 @@ describe('official tools', () => {
     await small.close();
   });
 
+  it('git_status never calls a tree clean when its one change is longer than the limit', async () => {
+    const small = await open({ repositories: [repo.root], maxOutputBytes: 4096 });
+    const deep = Array.from({ length: 9 }, (_, i) => `${i}`.repeat(240)).join('/');
+    await mkdir(repo.path(deep), { recursive: true });
+    await writeFile(repo.path(`${deep}/file.txt`), 'x');
+    const out = await small.ok('git_status', { repo_path: repo.root });
+    expect(out.clean).toBe(false);
+    expect(out.files.map((f: any) => f.path)).toEqual([`${deep}/file.txt`]);
+    await small.close();
+  });
+
   it('a subdirectory works and the result names the repository used', async () => {
     const out = await s.ok('git_status', { repo_path: path.join(repo.root, 'src') });
     expect(out.repository).toBe(repo.root);

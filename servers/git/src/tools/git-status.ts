@@ -59,16 +59,16 @@ export const gitStatus = defineTool({
     const links = [ctx.link(uris.status(repo.id), { name: 'status', mimeType: 'application/json' })];
     if (status.branch) links.push(branchLink(ctx, repo, status.branch));
     for (const f of status.files.slice(0, 50)) if (!f.untracked && f.index !== 'D' && f.worktree !== 'D' && status.head) links.push(fileLink(ctx, repo, 'HEAD', f.path));
-    return ctx.result({ repository: repo.root, ...status, clean: status.files.length === 0 && !truncated, truncated: truncated || cut }, links);
+    return ctx.result({ repository: repo.root, ...status, clean: status.files.length === 0 && !truncated && !cut, truncated: truncated || cut }, links);
   },
 });
 
-/** How many of `files` fit in about `bytes` of result (structured and text together). */
+/** How many of `files` fit in about `bytes` of result (structured and text together); one at least. */
 function filesWithin(files: readonly { path: string; orig_path?: string }[], bytes: number): number {
   let used = 0;
   for (let i = 0; i < files.length; i++) {
     used += 150 + 2 * (files[i].path.length + (files[i].orig_path?.length ?? 0));
-    if (used > bytes) return i;
+    if (used > bytes) return Math.max(1, i);
   }
   return files.length;
 }
