@@ -210,6 +210,8 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
   let opened: string | undefined;
   let version: BetterSqlite3.Statement | undefined;
   let schemaCache: { version: unknown; value: unknown } | undefined;
+  /** The schema version found to have more than MAX_QUICK_SCHEMA_OBJECTS objects: not counted again. */
+  let largeAt: unknown;
   const entries = new Map<string, Entry>();
   let broken = false;
 
@@ -225,7 +227,7 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
     try {
       db?.close();
     } catch {}
-    db = version = schemaCache = opened = undefined;
+    db = version = schemaCache = opened = largeAt = undefined;
     entries.clear();
   };
   // The connection, reopened when the file was replaced; undefined when there is none to open.
@@ -303,7 +305,11 @@ export function createQuickReader(options: { dbPath: string; limits: PageLimits 
         try {
           const now = version!.get();
           if (!schemaCache || schemaCache.version !== now) {
-            if ((conn.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number) > MAX_QUICK_SCHEMA_OBJECTS) return undefined;
+            if (largeAt === now) return undefined;
+            if ((conn.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number) > MAX_QUICK_SCHEMA_OBJECTS) {
+              largeAt = now;
+              return undefined;
+            }
             schemaCache = { version: now, value: readSchema(conn) };
           }
           return schemaCache.value;

@@ -3,9 +3,9 @@ import { defineTool } from '../context.js';
 import { tableUri } from '../lib/uris.js';
 
 /**
- * Tables in one answer: every table of nearly any database, at about 1 MB. Unpaged, a
- * database of 50,000 tables gave an answer over the result budget, and list_tables had no
- * way to ask for less.
+ * Tables in one answer: every table of nearly any database, at about 1 MB. Unpaged, 20,000
+ * tables made an answer of 3.6 MB, so some 45,000 would be over the result budget (8 MB),
+ * and list_tables had no way to ask for less.
  */
 export const LIST_TABLES_PAGE = 5_000;
 
