@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ERAS, type SqliteFixture } from '@mcp-reference/test-harness';
-import { open, shopDb, snapshotDir, type QueryOut, type Session } from './test-support.js';
+import { open, shopDb, shopSession, snapshotDir, type QueryOut, type Session } from './test-support.js';
 
 // Each table runs with both clients (2025 and 2026-07-28), in memory.
 describe.each(
@@ -126,19 +126,10 @@ describe.each(
 });
 
 describe('read-only by default', () => {
-  let db: SqliteFixture;
-  let s: Session;
-  beforeAll(async () => {
-    db = await shopDb();
-    s = await open({ dbPath: db.file });
-  });
-  afterAll(async () => {
-    await s.close();
-    await db.cleanup();
-  });
+  const current = shopSession();
 
   it('offers no write tools without --write', async () => {
-    const names = (await s.client.listTools()).tools.map((t) => t.name);
+    const names = (await current.s.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('read_query');
     expect(names).not.toContain('write_query');
     expect(names).not.toContain('create_table');
@@ -146,19 +137,11 @@ describe('read-only by default', () => {
 });
 
 describe('the insights memo', () => {
-  let db: SqliteFixture;
-  let s: Session;
-  beforeAll(async () => {
-    db = await shopDb();
-    s = await open({ dbPath: db.file });
-  });
-  afterAll(async () => {
-    await s.close();
-    await db.cleanup();
-  });
-  const memo = async () => ((await s.client.readResource({ uri: 'memo://insights' })).contents[0] as { text: string }).text;
+  const current = shopSession();
+  const memo = async () => ((await current.s.client.readResource({ uri: 'memo://insights' })).contents[0] as { text: string }).text;
 
   it('refuses an insight over 10,000 characters or past 1,000,000 in all, adds nothing, and stays readable', async () => {
+    const { s } = current;
     expect(await s.refused('append_insight', { insight: 'x'.repeat(10_001) })).toMatch(/10,001 characters; one holds at most 10,000.*Nothing was added/);
     expect(await memo()).toBe('No business insights have been discovered yet.');
     // Filled by many calls (as many sessions would): 100 of 10,000 characters is the whole memo.

@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { makeSqliteDb, openToolSession, type ClientOptions, type SqliteFixture, type ToolSession } from '@mcp-reference/test-harness';
 
 import { createSqliteServer, type CreateSqliteServerOptions } from './server.js';
@@ -40,6 +41,23 @@ export function shopDb(sql = SHOP_SQL): Promise<SqliteFixture> {
 /** A factory-built server with a real in-memory client. Close it in afterEach/afterAll. */
 export function open(options: CreateSqliteServerOptions, client: ClientOptions = {}): Promise<Session> {
   return openToolSession(createSqliteServer({ logLevel: 'error', ...options }), client);
+}
+
+/**
+ * A session on a fresh shop database for the tests of one describe block: opened before
+ * them, closed (and the database removed) after. Read `current.s` and `current.db` inside the tests.
+ */
+export function shopSession(options: Omit<CreateSqliteServerOptions, 'dbPath'> = {}): { s: Session; db: SqliteFixture } {
+  const current = {} as { s: Session; db: SqliteFixture };
+  beforeAll(async () => {
+    current.db = await shopDb();
+    current.s = await open({ dbPath: current.db.file, ...options });
+  });
+  afterAll(async () => {
+    await current.s.close();
+    await current.db.cleanup();
+  });
+  return current;
 }
 
 /** Every file in `dir` with its bytes (base64), to prove an attack changed nothing. */
