@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { z } from 'zod';
@@ -296,6 +297,43 @@ describe('serveHttp', () => {
       await fetch(handle.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': version } });
     }
     expect(handle.sessionCount()).toBe(0);
+  });
+
+  it('answers 408 to a request body that stops arriving, while answers and SSE streams last as long as they need', async () => {
+    const timed = await start({ requestTimeoutMs: 1_000 });
+    try {
+      const init = await post(timed.handle, initializeBody());
+      const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': PROTOCOL_VERSION };
+      await init.body?.cancel();
+      await (await post(timed.handle, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).body?.cancel();
+      const get = await fetch(timed.handle.url, { headers: { Accept: 'text/event-stream', ...session } });
+      const stream = get.body!.getReader();
+
+      // A body announced as 100 bytes, 10 sent, then nothing.
+      const socket = net.connect(timed.handle.port, '127.0.0.1');
+      let reply = '';
+      socket.on('data', (data) => (reply += String(data)));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${timed.handle.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+      await closed;
+      expect(reply).toMatch(/^HTTP\/1\.1 408/);
+      expect(timed.handle.sessionCount()).toBe(1);
+
+      // A call answered after 2.5 s (its request arrived at once), and the GET stream opened before it.
+      const slow = await post(timed.handle, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_echo', arguments: { text: 'late', ms: 2_500 } } }, session);
+      expect((await messagesOf(slow))[0]).toMatchObject({ id: 2, result: { structuredContent: { text: 'late' } } });
+      timed.server.notifyResourceListChanged();
+      let received = '';
+      while (!received.includes('notifications/resources/list_changed')) {
+        const { value, done } = await stream.read();
+        if (done) break;
+        received += new TextDecoder().decode(value);
+      }
+      expect(received).toContain('notifications/resources/list_changed');
+      await stream.cancel().catch(() => undefined);
+    } finally {
+      await timed.handle.close();
+    }
   });
 
   it('keeps a GET stream and concurrent POST streams open on one session', async () => {

@@ -27,6 +27,12 @@ export interface HttpOptions {
   maxSessions?: number;
   /** Seals multi-round-trip state so that any instance sharing the key can continue a call. */
   requestStateKey?: string;
+  /**
+   * A request whose headers and body have not all arrived this long after it began gets
+   * 408 and its connection is closed (default 60 s). A response, an SSE stream included,
+   * lasts as long as it needs: only the request is timed.
+   */
+  requestTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -92,16 +98,20 @@ export async function serveHttp(server: McpServer, options: HttpOptions): Promis
   const channel = server.openListenChannel((uri) => modern.notify.resourceUpdated(uri));
   const stopListChanged = server.onResourceListChanged(() => modern.notify.resourcesChanged());
 
-  const http = createHttpServer((req, res) => {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  const http = createHttpServer({
+    // A body that never finishes arriving (a client that drips it, or stalls) held its
+    // socket and buffer for good. Node checks open requests every connectionsCheckingInterval.
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+    connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
+  }, (req, res) => {
     handle(req, res).catch((error) => {
       options.logger.log('error', 'HTTP request failed', errorMessage(error));
       if (!res.headersSent) sendJsonRpcError(res, 500, ErrorCodes.InternalError, 'Internal server error');
       else res.end();
     });
   });
-  // Long-lived SSE streams must not be cut by Node's default request timeouts.
-  http.requestTimeout = 0;
-  http.headersTimeout = 60_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const host = req.headers.host;
