@@ -95,6 +95,17 @@ function rawRequest(
   });
 }
 
+/** What an SSE stream carries until `text` appears in it (or the stream ends). */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, text: string): Promise<string> {
+  let received = '';
+  while (!received.includes(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    received += new TextDecoder().decode(value);
+  }
+  return received;
+}
+
 /** Reads JSON-RPC messages out of an SSE or JSON response body. */
 async function messagesOf(response: Response): Promise<{ id?: unknown; result?: any; error?: any }[]> {
   const text = await response.text();
@@ -323,13 +334,7 @@ describe('serveHttp', () => {
       const slow = await post(timed.handle, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_echo', arguments: { text: 'late', ms: 2_500 } } }, session);
       expect((await messagesOf(slow))[0]).toMatchObject({ id: 2, result: { structuredContent: { text: 'late' } } });
       timed.server.notifyResourceListChanged();
-      let received = '';
-      while (!received.includes('notifications/resources/list_changed')) {
-        const { value, done } = await stream.read();
-        if (done) break;
-        received += new TextDecoder().decode(value);
-      }
-      expect(received).toContain('notifications/resources/list_changed');
+      expect(await readUntil(stream, 'notifications/resources/list_changed')).toContain('notifications/resources/list_changed');
       await stream.cancel().catch(() => undefined);
     } finally {
       await timed.handle.close();
@@ -358,13 +363,7 @@ describe('serveHttp', () => {
 
     // A notification not tied to a request arrives on the GET stream.
     server.notifyResourceListChanged();
-    let received = '';
-    while (!received.includes('notifications/resources/list_changed')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      received += new TextDecoder().decode(value);
-    }
-    expect(received).toContain('notifications/resources/list_changed');
+    expect(await readUntil(reader, 'notifications/resources/list_changed')).toContain('notifications/resources/list_changed');
     abort.abort();
     await reader.cancel().catch(() => undefined);
     await fetch(handle.url, { method: 'DELETE', headers: session });
