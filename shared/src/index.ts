@@ -11,6 +11,7 @@ export {
   paginateArray,
   paginateStream,
   paginateStreams,
+  itemsAfter,
   type Page,
 } from './pagination.js';
 export { narrowScopes, isWithinPath, rootPaths } from './roots.js';

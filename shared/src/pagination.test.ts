@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { z } from 'zod';
 import { ErrorCodes, ProtocolError } from './errors.js';
-import { encodeCursor, paginateArray, paginateStream, paginateStreams } from './pagination.js';
+import { encodeCursor, itemsAfter, paginateArray, paginateStream, paginateStreams } from './pagination.js';
 import { createServer, type McpServer } from './server.js';
 import { definePrompt, defineResource, defineResourceTemplate, defineTool } from './definitions.js';
 import { silentLogger } from './logging.js';
@@ -139,6 +139,35 @@ describe('paginateStream', () => {
     // An offset cursor (from an in-memory list) carries no key to resume after.
     await expectInvalidCursor(() => paginateStream('keys', source, (k) => k, encodeCursor('keys', { o: 2 }), 3));
     expect(called).toBe(false);
+  });
+});
+
+describe('itemsAfter', () => {
+  const rows = ['b', 'a', 'd', 'c'].map((name) => ({ name }));
+  const keyOf = (row: { name: string }) => row.name;
+  const names = (list: readonly { name: string }[]) => list.map(keyOf);
+  const byName = (gone: string) => (row: { name: string }) => row.name > gone;
+
+  it('goes on after the key in the order of the list, not of the keys', () => {
+    expect(names(itemsAfter(rows, 'a', keyOf, byName))).toEqual(['d', 'c']);
+    expect(names(itemsAfter(rows, 'c', keyOf, byName))).toEqual([]);
+  });
+
+  it("asks whenGone only for a key that is gone, and goes on with what it says comes after", () => {
+    const asked: string[] = [];
+    const spy = (gone: string) => (asked.push(gone), byName(gone));
+    expect(names(itemsAfter(rows, 'b', keyOf, spy))).toEqual(['a', 'd', 'c']);
+    expect(asked).toEqual([]);
+    expect(names(itemsAfter(rows, 'bb', keyOf, spy))).toEqual(['d', 'c']);
+    expect(asked).toEqual(['bb']);
+  });
+
+  it("refuses with whenGone's error when the list has no order to resume in", () => {
+    const refuse = (gone: string): never => {
+      throw new Error(`${gone} is gone: start over`);
+    };
+    expect(() => itemsAfter(rows, 'x', keyOf, refuse)).toThrow('x is gone: start over');
+    expect(names(itemsAfter(rows, 'd', keyOf, refuse))).toEqual(['c']);
   });
 });
 

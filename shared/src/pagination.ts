@@ -87,6 +87,23 @@ export async function paginateStream<T>(
 }
 
 /**
+ * The items after the one a page ended at (`key`), for a list that is read again for each
+ * page (refs, tables, schema matches) and so may have changed between the calls. When no
+ * item has that key any more (deleted in between), `whenGone(key)` says which items come
+ * after it in the list's order, or throws when the list has no order to resume in (then
+ * the client has to start over; saying so beats repeating or skipping items silently).
+ */
+export function itemsAfter<T>(
+  items: readonly T[],
+  key: string,
+  keyOf: (item: T) => string,
+  whenGone: (key: string) => (item: T) => boolean,
+): T[] {
+  const at = items.findIndex((item) => keyOf(item) === key);
+  return at >= 0 ? items.slice(at + 1) : items.filter(whenGone(key));
+}
+
+/**
  * Pages several streams one after the other (for example the resources of each
  * template, then the static ones): the cursor remembers which stream and where in it.
  */

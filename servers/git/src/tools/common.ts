@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyObject, BaseContext, ToolDefinition } from '@mcp-reference/shared';
+import { itemsAfter, type AnyObject, type BaseContext, type ToolDefinition } from '@mcp-reference/shared';
 import type { GitContext } from '../context.js';
 import type { Repo } from '../lib/repo.js';
 import type { RunOptions, RunResult } from '../lib/git-runner.js';
@@ -83,19 +83,16 @@ export const refsCursor = z.string().optional().describe('nextCursor from the pr
 
 /**
  * The refs after the one a page ended at (its full name, `key`), in the order git listed
- * them. When that ref is gone (deleted between the calls), the list goes on with those
- * `sortsAfter` the key, or, without an order to resume in, the call is refused.
+ * them. When that ref is gone (deleted between the calls), branches go on in git's order
+ * of names (byte order, as for-each-ref sorts by refname); tags, in version order, cannot
+ * tell where a deleted tag stood, so the call is refused.
  */
-export function refsAfter<T extends { ref: string }>(list: readonly T[], key: string, sortsAfter?: (ref: string, key: string) => boolean): T[] {
-  const at = list.findIndex((item) => item.ref === key);
-  if (at >= 0) return list.slice(at + 1);
-  if (!sortsAfter) throw new ArgumentError(`${key} (where the previous page ended) is gone: call again without cursor to start over.`);
-  return list.filter((item) => sortsAfter(item.ref, key));
-}
-
-/** git's order of ref names (byte order, as for-each-ref sorts by refname). */
-export function refSortsAfter(ref: string, key: string): boolean {
-  return Buffer.compare(Buffer.from(ref), Buffer.from(key)) > 0;
+export function refsAfter<T extends { ref: string }>(list: readonly T[], key: string, order: 'refname' | 'version'): T[] {
+  return itemsAfter(list, key, (item) => item.ref, (gone) => {
+    if (order === 'version') throw new ArgumentError(`${gone} (where the previous page ended) is gone: call again without cursor to start over.`);
+    const at = Buffer.from(gone);
+    return (item) => Buffer.compare(Buffer.from(item.ref), at) > 0;
+  });
 }
 
 export const contextLines = z.number().int().min(0).max(10_000).default(3).describe('Lines of context around each change');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../context.js';
 import { BRANCH_FORMAT, parseBranches } from '../lib/parse.js';
 import { commitOf } from '../lib/validate.js';
-import { repoPath, repository, git, branchLink, REFS_PAGE, refsAfter, refsCursor, refSortsAfter } from './common.js';
+import { repoPath, repository, git, branchLink, REFS_PAGE, refsAfter, refsCursor } from './common.js';
 
 export const gitBranch = defineTool({
   name: 'git_branch',
@@ -42,7 +42,7 @@ export const gitBranch = defineTool({
     const patterns = branch_type === 'local' ? ['refs/heads'] : branch_type === 'remote' ? ['refs/remotes'] : ['refs/heads', 'refs/remotes'];
     const { stdout } = await git(ctx, repo, ['for-each-ref', BRANCH_FORMAT, ...filters, '--', ...patterns]);
     const all = parseBranches(stdout.toString('utf8'));
-    const page = await ctx.page((after) => (after === undefined ? all : refsAfter(all, after, refSortsAfter)), { cursor, keyOf: (b) => b.ref, limit: REFS_PAGE });
+    const page = await ctx.page((after) => (after === undefined ? all : refsAfter(all, after, 'refname')), { cursor, keyOf: (b) => b.ref, limit: REFS_PAGE });
     const branches = page.items;
     return ctx.result(
       { repository: repo.root, branches, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },

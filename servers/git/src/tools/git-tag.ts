@@ -47,8 +47,7 @@ export const gitTag = defineTool({
         const [name, type, peeled, object, subject] = row.split('\x1f');
         return { name, commit: peeled || object, annotated: type === 'tag', subject, ref: `refs/tags/${name}` };
       });
-    // In version order there is no telling where a deleted tag stood: refsAfter refuses then.
-    const page = await ctx.page((after) => (after === undefined ? all : refsAfter(all, after)), { cursor, keyOf: (t) => t.ref, limit: REFS_PAGE });
+    const page = await ctx.page((after) => (after === undefined ? all : refsAfter(all, after, 'version')), { cursor, keyOf: (t) => t.ref, limit: REFS_PAGE });
     const tags = page.items.map(({ ref: _ref, ...tag }) => tag);
     return ctx.result(
       { repository: repo.root, tags, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemsAfter } from '@mcp-reference/shared';
 import { defineTool } from '../context.js';
 import { tableUri } from '../lib/uris.js';
 
@@ -28,12 +29,12 @@ export const listTables = defineTool({
     const schema = await ctx.schema(ctx.signal);
     // In one order the cursor can resume in, whatever was created or dropped between pages.
     const sorted = [...schema.tables].sort(byName);
-    const page = await ctx.page(
-      function* (after) {
-        for (const table of sorted) if (after === undefined || table.name > after) yield table;
-      },
-      { cursor, keyOf: (t) => t.name, limit: LIST_TABLES_PAGE },
-    );
+    const keyOf = (t: (typeof sorted)[number]) => t.name;
+    const page = await ctx.page((after) => (after === undefined ? sorted : itemsAfter(sorted, after, keyOf, (gone) => (t) => t.name > gone)), {
+      cursor,
+      keyOf,
+      limit: LIST_TABLES_PAGE,
+    });
     const tables = page.items.map((t) => ({ name: t.name, type: t.type, columns: t.columns.length, uri: tableUri(t.name) }));
     return ctx.result(
       { tables, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },

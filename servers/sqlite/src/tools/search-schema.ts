@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemsAfter } from '@mcp-reference/shared';
 import { defineTool } from '../context.js';
 import { SqlError } from '../lib/errors.js';
 import { searchSchema } from '../lib/schema.js';
@@ -25,19 +26,17 @@ export const searchSchemaTool = defineTool({
   async handler({ term, cursor }, ctx) {
     const hits = searchSchema(await ctx.schema(ctx.signal), term);
     const keyOf = (m: (typeof hits)[number]) => JSON.stringify([m.table, m.column ?? '']);
-    const resume = (after: string) => {
-      const at = hits.findIndex((m) => keyOf(m) === after);
-      if (at >= 0) return hits.slice(at + 1);
-      // The last match is gone (its table or column dropped since): on from the next table,
-      // not from the start again.
+    // When the last match is gone (its table or column dropped since), on from the next
+    // table, not from the start again.
+    const nextTables = (gone: string) => {
       let table: unknown;
       try {
-        [table] = JSON.parse(after) as unknown[];
+        [table] = JSON.parse(gone) as unknown[];
       } catch {}
       if (typeof table !== 'string') throw new SqlError('Invalid cursor for search_schema: use the nextCursor of the previous call, with the same term.');
-      return hits.filter((m) => m.table > table);
+      return (m: (typeof hits)[number]) => m.table > table;
     };
-    const page = await ctx.page((after) => (after === undefined ? hits : resume(after)), { cursor, keyOf });
+    const page = await ctx.page((after) => (after === undefined ? hits : itemsAfter(hits, after, keyOf, nextTables)), { cursor, keyOf });
     const tables = [...new Set(page.items.map((m) => m.table))];
     return ctx.result(
       { matches: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
