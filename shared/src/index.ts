@@ -14,7 +14,7 @@ export {
   itemsAfter,
   type Page,
 } from './pagination.js';
-export { narrowScopes, isWithinPath, rootPaths } from './roots.js';
+export { narrowScopes, isWithinPath, rootPaths, directorySet, mapConcurrently, type DirectorySet } from './roots.js';
 export { createStderrLogger, silentLogger, isLogLevel, levelAtLeast, type Logger } from './logging.js';
 export { capCompletions, filterByPrefix, MAX_COMPLETIONS, type CompletionAnswer } from './completions.js';
 export {

@@ -55,3 +55,80 @@ export function rootPaths(roots: readonly Root[] | undefined): string[] | undefi
 function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)];
 }
+
+/**
+ * A list of directories that answers "does one of them hold this path" in the time of the
+ * path's depth, not of their number: each ancestor of the path is looked up in a map. A
+ * client may list thousands of roots, and scanning them all for every check (a read checks
+ * several times, a walk once a file) made each call cost milliseconds a thousand roots, and
+ * dropping nested ones (`outermost`) their square. The same containment as `isWithinPath`:
+ * whole segments, and on Windows letter case ignored as `path.win32.relative` ignores it.
+ */
+export interface DirectorySet {
+  readonly dirs: readonly string[];
+  /** True when one of the directories is `p` or holds it. */
+  holds(p: string): boolean;
+  /** The first directory, in the list's order, that is `p` or holds it. */
+  holderOf(p: string): string | undefined;
+  /** The directories not inside another one of them, in the list's order (a walk over them lists each file once). */
+  outermost(): string[];
+  /** The directories for a message: the first few joined by `separator`, then how many more. */
+  describe(separator: string): string;
+}
+
+/** Directories named in a message before "and N more". */
+const DESCRIBED_DIRECTORIES = 10;
+
+export function directorySet(dirs: readonly string[], rules: path.PlatformPath = path): DirectorySet {
+  const fold = rules.sep === '\\' ? (p: string) => rules.resolve(p).toLowerCase() : (p: string) => rules.resolve(p);
+  const firstIndex = new Map<string, number>();
+  dirs.forEach((dir, i) => {
+    const key = fold(dir);
+    if (!firstIndex.has(key)) firstIndex.set(key, i);
+  });
+  // The index of the first directory holding `p`, looking at `p`'s ancestors from `from` up.
+  const firstHolder = (p: string, skipSelf: boolean): number => {
+    let best = -1;
+    let current = fold(p);
+    for (let self = true; ; self = false) {
+      const at = self && skipSelf ? undefined : firstIndex.get(current);
+      if (at !== undefined && (best < 0 || at < best)) best = at;
+      const parent = rules.dirname(current);
+      if (parent === current) return best;
+      current = parent;
+    }
+  };
+  let outer: string[] | undefined;
+  return {
+    dirs,
+    holds: (p) => firstHolder(p, false) >= 0,
+    holderOf(p) {
+      const at = firstHolder(p, false);
+      return at < 0 ? undefined : dirs[at];
+    },
+    outermost: () => (outer ??= dirs.filter((dir) => firstHolder(dir, true) < 0)),
+    describe(separator) {
+      const shown = dirs.slice(0, DESCRIBED_DIRECTORIES).join(separator);
+      const more = dirs.length - DESCRIBED_DIRECTORIES;
+      return more > 0 ? `${shown} (and ${more.toLocaleString('en')} more)` : shown;
+    },
+  };
+}
+
+/**
+ * `fn` over `items`, at most `limit` at a time, the results in the items' order. Resolving
+ * thousands of client roots one after the other took seconds of waits on the thread pool
+ * (20,000 roots: 10 s), all at once would queue thousands of operations in it.
+ */
+export async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}

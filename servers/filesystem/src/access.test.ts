@@ -1,6 +1,7 @@
 // Who may access what: command-line DIRs are a ceiling, client roots narrow it, roots
 // alone define access without DIRs, and with neither every tool says how to configure one.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { makeTempTree, type TempTree } from '@mcp-reference/test-harness';
 import { open, refusal, snapshot, textOf, type Session } from './test-support.js';
@@ -220,5 +221,37 @@ describe('no directories and no roots', () => {
     await session.setRoots([{ uri: uri(ceiling) }]);
     await session.waitForNotification('notifications/resources/list_changed');
     expect(await readable(session, `${ceiling}/top.txt`)).toBe(true);
+  });
+});
+
+// A careless client may list thousands of roots. Each check scanned them all (a read checks
+// several times) and resources/list dropped nested ones by comparing every pair: with 4,000
+// roots resources/list took 29 s, holding the event loop; resolving 20,000 took 10 s.
+describe('a client that lists thousands of roots', () => {
+  const count = 5_000;
+  let many: TempTree;
+  beforeAll(async () => {
+    many = await makeTempTree({ r0: { inner: { 'g.txt': 'g\n' } } });
+    for (let i = 1; i < count; i += 500) {
+      await Promise.all(Array.from({ length: Math.min(500, count - i) }, (_, k) => mkdir(many.path(`r${i + k}`))));
+    }
+    await writeFile(many.path(`r${count - 1}`, 'f.txt'), 'last\n');
+  });
+  afterAll(() => many?.cleanup());
+
+  it('are all used, nested ones listed once, and errors name ten of them', { timeout: 30_000 }, async () => {
+    const roots = [many.path('r0', 'inner'), ...Array.from({ length: count }, (_, i) => many.path(`r${i}`))].map((p) => ({ uri: uri(p) }));
+    session = await open({ dirs: [] }, { roots });
+    expect(await allowed(session)).toHaveLength(count + 1);
+    expect(textOf(await session.call('read_text_file', { path: many.path(`r${count - 1}`, 'f.txt') }))).toBe('last\n');
+    // r0/inner is a root inside the root r0: its file is listed once, under r0.
+    const { resources } = await session.client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual([uri(many.path('r0', 'inner', 'g.txt')), uri(many.path(`r${count - 1}`, 'f.txt'))].sort());
+    const before = await snapshot(tree.dir);
+    const refused = await session.call('write_file', { path: `${ceiling}/top.txt`, content: 'changed' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/outside the allowed directories.*\(and 4,991 more\)/);
+    expect(textOf(refused).length).toBeLessThan(5_000);
+    expect(await snapshot(tree.dir)).toEqual(before);
   });
 });

@@ -97,6 +97,25 @@ describe('which repositories a session may use', () => {
     await rootsOnly.close();
   });
 
+  it('a client that lists thousands of roots: each is used, and an error names ten of them', async () => {
+    // 3,000 roots: a plain directory each, and b's work tree. A refusal listed every one of
+    // them (180 KB), and each check scanned them all.
+    const count = 3_000;
+    for (let i = 0; i < count; i += 500) {
+      await Promise.all(Array.from({ length: Math.min(500, count - i) }, (_, k) => mkdir(path.join(elsewhere.dir, 'many', `r${i + k}`), { recursive: true })));
+    }
+    const roots = [...Array.from({ length: count }, (_, i) => path.join(elsewhere.dir, 'many', `r${i}`)), b.root].map((dir) => ({ uri: pathToFileURL(dir).href }));
+    const session = await open({ repositories: [] }, { roots });
+    try {
+      expect((await session.ok('git_status', { repo_path: b.root })).repository).toBe(b.root);
+      const refused = await refusal(session, 'git_status', { repo_path: a.root });
+      expect(refused).toMatch(/outside the allowed repositories: .* \(and 2,991 more\)/);
+      expect(refused.length).toBeLessThan(5_000);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('a nested repository inside an allowed one is its own repository; a plain subdirectory is the outer one', async () => {
     const inner = a.path('vendor/inner');
     await mkdir(inner, { recursive: true });

@@ -1,4 +1,4 @@
-import { createServer, rootPaths, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
+import { createServer, directorySet, rootPaths, type DirectorySet, type Logger, type LogLevel, type McpServer } from '@mcp-reference/shared';
 import type { GitContext, RepoAccess } from './context.js';
 import { allowedAreas, resolveRepo, repoId, findRepoRoot, type Repo } from './lib/repo.js';
 import type { MetadataCache } from './lib/metadata-guard.js';
@@ -64,11 +64,11 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
     templates: async () => (await import('./resources/index.js')).templates,
     prompts: async () => (await import('./prompts/index.js')).prompts,
     context(session) {
-      let cached: { version: number; areas: Promise<string[]> } | undefined;
+      let cached: { version: number; areas: Promise<DirectorySet> } | undefined;
       const allowed = () => {
         if (cached?.version !== session.rootsVersion) {
           const version = session.rootsVersion;
-          cached = { version, areas: session.roots().then((roots) => allowedAreas(ceiling, rootPaths(roots))) };
+          cached = { version, areas: session.roots().then(async (roots) => directorySet(await allowedAreas(ceiling, rootPaths(roots)))) };
         }
         return cached.areas;
       };
@@ -81,7 +81,7 @@ export function createGitServer(options: CreateGitServerOptions): McpServer {
           const areas = await allowed();
           const out: Repo[] = [];
           const seen = new Set<string>();
-          for (const area of areas) {
+          for (const area of areas.dirs) {
             for (const dir of await repositoriesIn(area)) {
               if (seen.has(dir)) continue;
               seen.add(dir);

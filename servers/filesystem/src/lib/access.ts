@@ -1,6 +1,6 @@
 import { narrowScopes, rootPaths } from '@mcp-reference/shared/core';
 import type { Root } from '@mcp-reference/shared/core';
-import { isWithin, realpathAllowedDirs } from './path-policy.js';
+import { realpathAllowedDirs } from './path-policy.js';
 
 /**
  * The allowed directories of one session: the CLI directories are a ceiling, client
@@ -14,9 +14,4 @@ export async function allowedDirectories(ceiling: readonly string[], roots: read
   // access to nothing; falling back to the ceiling would widen what the client asked for.
   if (usable.length === 0) return [];
   return narrowScopes(ceiling, usable);
-}
-
-/** Drops directories inside another allowed one, so a walk over all of them lists each file once. */
-export function outermost(dirs: readonly string[]): string[] {
-  return dirs.filter((dir, i) => !dirs.some((other, j) => j !== i && other !== dir && isWithin(other, dir)));
 }

@@ -378,11 +378,18 @@ const grepHandler = (init: GrepInit, RE2JS: RE2JSClass) => {
     return `${from > 0 ? '…' : ''}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
   };
   const stripCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
-  const within = (real: string) =>
-    init.allowed.some((dir) => {
-      const rel = nodePath.relative(dir, real);
-      return rel === '' || (rel !== '..' && !rel.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(rel));
-    });
+  // isWithinPath against each allowed directory, as the base's directorySet does it: each
+  // ancestor of the path looked up (a client may list thousands of roots).
+  const fold = nodePath.sep === '\\' ? (p: string) => nodePath.resolve(p).toLowerCase() : (p: string) => nodePath.resolve(p);
+  const allowedDirs = new Set(init.allowed.map(fold));
+  const within = (real: string) => {
+    for (let current = fold(real); ; ) {
+      if (allowedDirs.has(current)) return true;
+      const parent = nodePath.dirname(current);
+      if (parent === current) return false;
+      current = parent;
+    }
+  };
   // Where the descriptor really is (as open-checked.ts decides): /proc/<pid>/fd on Linux
   // (not /proc/self: one symlink less to resolve per look-up); elsewhere the realpath of
   // the opened path, if it still names the same inode.

@@ -127,7 +127,7 @@
  * time-slice.ts  createTimeSlicer(signal?, sliceMs?)
  *
  * Used by the tools and resources layer:
- * access.ts      allowedDirectories(ceiling, roots), outermost(dirs)
+ * access.ts      allowedDirectories(ceiling, roots)
  * entry-path.ts  resolveEntry(policy, requested, { linkItself? }): { entry, real }
  * file-uri.ts    fileUri(absolute), pathOfFileUri(uri)
  * (search.ts)    findEntries(root, pattern, { after?, ... }): lazy, resumable search_files

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isWithinPath } from '@mcp-reference/shared/core';
+import { directorySet, isWithinPath, mapConcurrently, type DirectorySet } from '@mcp-reference/shared/core';
 import { FsError, errnoCode, toFsError } from './errors.js';
 import { assertOpenedInside, notAFile, openRegularDescriptor } from './open-checked.js';
 import type { ReadableFile } from './descriptor.js';
@@ -26,6 +26,8 @@ import { pathFlavor, type PathFlavor } from './path-flavor.js';
 export interface PathPolicy {
   /** The allowed directories (absolute, real paths). */
   allowed(): Promise<string[]>;
+  /** The allowed directories as a set that answers containment in a path's depth (several thousand client roots cost no more). */
+  scope(): Promise<DirectorySet>;
   /** An existing file or directory: its real path. NOT_FOUND if it does not exist. */
   resolveReadable(requested: string): Promise<string>;
   /** An existing regular file (NOT_A_FILE for directories). */
@@ -60,25 +62,33 @@ export interface PathPolicy {
  *   runtime (client roots) without the policy holding state of its own.
  */
 export function createPathPolicy(getAllowed: () => Promise<string[]> | string[]): PathPolicy {
-  async function allowed(): Promise<string[]> {
-    const dirs = await getAllowed();
-    if (dirs.length === 0) {
+  // The set of the list getAllowed last gave (the same array until the roots change).
+  let last: DirectorySet | undefined;
+  const setOf = (dirs: string[]) => (last?.dirs === dirs ? last : (last = directorySet(dirs)));
+
+  async function scope(): Promise<DirectorySet> {
+    const set = setOf(await getAllowed());
+    if (set.dirs.length === 0) {
       throw new FsError(
         'NO_ALLOWED_DIRECTORIES',
         'No directory is allowed yet, so no path can be used. Start the server with one or more DIR arguments ' +
           '(mcp-server-filesystem /path/to/dir), or use a client that provides roots.',
       );
     }
-    return [...dirs];
+    return set;
   }
 
-  async function locate(requested: string): Promise<{ real: string; exists: boolean; dirs: string[] }> {
-    const dirs = await allowed();
+  async function allowed(): Promise<string[]> {
+    return [...(await scope()).dirs];
+  }
+
+  async function locate(requested: string): Promise<{ real: string; exists: boolean }> {
+    const dirs = await scope();
     const absolute = toAbsolute(requested, dirs);
     if (absolute.includes(REPLACEMENT_CHARACTER)) await assertUnambiguousNames(absolute, requested, dirs);
     const { real, exists } = await resolveDeepest(absolute, dirs, requested);
-    if (!dirs.some((dir) => isWithin(dir, real))) throw outside(requested, real, dirs);
-    return { real, exists, dirs };
+    if (!dirs.holds(real)) throw outside(requested, real, dirs);
+    return { real, exists };
   }
 
   async function resolveReadable(requested: string): Promise<string> {
@@ -115,12 +125,11 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
   }
 
   async function rootOf(resolved: string): Promise<string | undefined> {
-    return (await allowed()).find((dir) => isWithin(dir, resolved));
+    return (await scope()).holderOf(resolved);
   }
 
   async function contains(real: string): Promise<boolean> {
-    const dirs = await getAllowed();
-    return dirs.some((dir) => isWithin(dir, real));
+    return setOf(await getAllowed()).holds(real);
   }
 
   async function openFile(requested: string): Promise<{ handle: ReadableFile; real: string }> {
@@ -137,7 +146,7 @@ export function createPathPolicy(getAllowed: () => Promise<string[]> | string[])
     }
   }
 
-  return { allowed, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf, contains, openFile };
+  return { allowed, scope, resolveReadable, resolveFile, resolveDirectory, resolveWritable, rootOf, contains, openFile };
 }
 
 /** stat, synchronously (see resolveDeepest), errors as FsErrors about `requested`. */
@@ -167,34 +176,33 @@ export interface AllowedDirs {
  * directories a policy checks against. Unlike paths from a model, these come from the
  * user, so `~` is expanded and `file://` URIs (the form of MCP roots) are accepted.
  */
+/** Allowed directories resolved at once (the thread pool has 4 threads by default). */
+const RESOLVING_AT_ONCE = 8;
+
 export async function realpathAllowedDirs(inputs: readonly string[]): Promise<AllowedDirs> {
-  const directories: string[] = [];
-  const skipped: AllowedDirs['skipped'] = [];
-  for (const input of inputs) {
+  const home = os.homedir();
+  const flavor = pathFlavor();
+  // Several at a time: a client may list thousands of roots (one after the other, 20,000
+  // took 10 s of waits on the thread pool).
+  const outcomes = await mapConcurrently(inputs, RESOLVING_AT_ONCE, async (input): Promise<{ real: string } | { reason: string }> => {
     let candidate: string;
     try {
       candidate = input.startsWith('file:') ? fileURLToPath(input) : input;
     } catch (error) {
-      skipped.push({ input, reason: `not a local file URI (${(error as Error).message})` });
-      continue;
+      return { reason: `not a local file URI (${(error as Error).message})` };
     }
-    candidate = expandHome(candidate, os.homedir(), pathFlavor());
     try {
-      const real = await fsp.realpath(path.resolve(candidate));
-      if (!(await fsp.stat(real)).isDirectory()) {
-        skipped.push({ input, reason: 'not a directory' });
-      } else if (!directories.includes(real)) {
-        directories.push(real);
-      }
+      const real = await fsp.realpath(path.resolve(expandHome(candidate, home, flavor)));
+      return (await fsp.stat(real)).isDirectory() ? { real } : { reason: 'not a directory' };
     } catch (error) {
       const code = errnoCode(error);
-      skipped.push({
-        input,
-        reason: code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message,
-      });
+      return { reason: code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'permission denied' : (error as Error).message };
     }
-  }
-  return { directories, skipped };
+  });
+  const directories = new Set<string>();
+  const skipped: AllowedDirs['skipped'] = [];
+  outcomes.forEach((outcome, i) => ('real' in outcome ? directories.add(outcome.real) : skipped.push({ input: inputs[i], reason: outcome.reason })));
+  return { directories: [...directories], skipped };
 }
 
 /**
@@ -222,12 +230,12 @@ export function driveNote(requested: string, absolute: string, { path: rules }: 
 const ENCODED_SEPARATOR = /%(2e|2f|5c)/i;
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 
-function toAbsolute(requested: string, dirs: string[]): string {
+function toAbsolute(requested: string, dirs: DirectorySet): string {
   if (typeof requested !== 'string') {
-    throw new FsError('INVALID_PATH', `The path is not a string. Give an absolute path inside ${dirs.join(' or ')}.`);
+    throw new FsError('INVALID_PATH', `The path is not a string. Give an absolute path inside ${dirs.describe(' or ')}.`);
   }
   // As in the official server: "" is the first allowed directory.
-  if (requested.length === 0) return dirs[0];
+  if (requested.length === 0) return dirs.dirs[0];
   let p = requested;
   if (p.startsWith('file://')) {
     // Links this server hands out are file:// URIs; accept them back as paths.
@@ -250,10 +258,10 @@ function toAbsolute(requested: string, dirs: string[]): string {
     throw new FsError(
       'INVALID_PATH',
       `${requested} looks like a Windows path, but this server runs on ${process.platform} where paths use "/" ` +
-        `and have no drive letter. Give a path such as ${path.join(dirs[0], 'file.txt')}.`,
+        `and have no drive letter. Give a path such as ${path.join(dirs.dirs[0], 'file.txt')}.`,
     );
   }
-  return path.isAbsolute(p) ? path.resolve(p) : path.resolve(dirs[0], p);
+  return path.isAbsolute(p) ? path.resolve(p) : path.resolve(dirs.dirs[0], p);
 }
 
 const REPLACEMENT_CHARACTER = '\uFFFD';
@@ -264,13 +272,13 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
  * "a\uFFFD": a read would get whichever has the UTF-8 name, maybe not the one the model
  * saw. A path naming such a look-alike is refused rather than guessed.
  */
-async function assertUnambiguousNames(absolute: string, requested: string, dirs: string[]): Promise<void> {
+async function assertUnambiguousNames(absolute: string, requested: string, dirs: DirectorySet): Promise<void> {
   const parts = absolute.split(path.sep);
   for (let i = 1; i < parts.length; i++) {
     if (!parts[i].includes(REPLACEMENT_CHARACTER)) continue;
     const parent = parts.slice(0, i).join(path.sep) || path.sep;
     // Look only inside the allowed directories: an error must reveal nothing about the rest.
-    if (!dirs.some((dir) => isWithin(dir, parent))) continue;
+    if (!dirs.holds(parent)) continue;
     const names = await fsp.readdir(parent, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
     const wanted = Buffer.from(parts[i], 'utf8');
     const lookAlikes = names.filter((name) => name.toString('utf8') === parts[i] && !name.equals(wanted));
@@ -296,14 +304,14 @@ const MAX_LINK_HOPS = 40;
  */
 async function resolveDeepest(
   absolute: string,
-  dirs: string[],
+  dirs: DirectorySet,
   requested: string,
   hops = 0,
 ): Promise<{ real: string; exists: boolean }> {
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
-    const inside = dirs.some((dir) => isWithin(dir, current));
+    const inside = dirs.holds(current);
     try {
       // Inside an allowed directory, synchronous, like the walk's directory reads and the
       // checks of an open descriptor: resolving a path's names takes microseconds on a local
@@ -334,23 +342,23 @@ async function resolveDeepest(
 async function resolveMissingTail(
   realParent: string,
   missing: string[],
-  dirs: string[],
+  dirs: DirectorySet,
   requested: string,
   hops: number,
 ): Promise<{ real: string; exists: boolean }> {
   // Outside: the caller refuses it; probe nothing there, so errors reveal nothing about it.
-  if (!dirs.some((dir) => isWithin(dir, realParent))) return { real: path.join(realParent, ...missing), exists: false };
+  if (!dirs.holds(realParent)) return { real: path.join(realParent, ...missing), exists: false };
   const first = path.join(realParent, missing[0]);
   const stats = await fsp.lstat(first).catch(() => undefined);
   if (stats?.isSymbolicLink()) {
     if (hops >= MAX_LINK_HOPS) throw new FsError('INVALID_PATH', `${requested} goes through too many symbolic links.`);
     const target = path.resolve(realParent, await fsp.readlink(first));
     const resolved = await resolveDeepest(path.join(target, ...missing.slice(1)), dirs, requested, hops + 1);
-    if (!dirs.some((dir) => isWithin(dir, resolved.real))) {
+    if (!dirs.holds(resolved.real)) {
       throw new FsError(
         'ACCESS_DENIED',
         `Access denied: ${requested} is a symbolic link to ${target}, which is outside the allowed directories ` +
-          `(${dirs.join(', ')}).`,
+          `(${dirs.describe(', ')}).`,
       );
     }
     return resolved;
@@ -379,12 +387,12 @@ async function unicodeVariant(dir: string, name: string): Promise<string | undef
   return found.length === 1 ? found[0] : undefined;
 }
 
-function outside(requested: string, resolved: string, dirs: string[]): FsError {
+function outside(requested: string, resolved: string, dirs: DirectorySet): FsError {
   const drive = driveNote(requested, resolved, pathFlavor());
   const via = drive || (path.resolve(requested) === resolved || !path.isAbsolute(requested) ? '' : ` (resolves to ${resolved})`);
   return new FsError(
     'ACCESS_DENIED',
-    `Access denied: ${requested}${via} is outside the allowed directories. Use a path inside ${dirs.join(' or ')}.`,
+    `Access denied: ${requested}${via} is outside the allowed directories. Use a path inside ${dirs.describe(' or ')}.`,
   );
 }
 

@@ -12,7 +12,7 @@ export const findDefinition = definePrompt({
   }),
   complete: { directory: (typed, ctx) => completePath(typed, ctx, 'directory') },
   async handler({ symbol, directory }, ctx) {
-    const where = directory ?? (await ctx.policy.allowed()).join(', ');
+    const where = directory ?? (await ctx.policy.scope()).describe(', ');
     return {
       description: `Find the definition of ${symbol}`,
       messages: [

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { definePrompt } from '../context.js';
 import { completePath } from '../complete-path.js';
-import { isWithin } from '../lib/path-policy.js';
 
 export const reviewRecentEdits = definePrompt({
   name: 'review_recent_edits',
@@ -14,10 +13,10 @@ export const reviewRecentEdits = definePrompt({
   async handler({ path }, ctx) {
     // The record is shared by every session of the server; each sees only the edits
     // inside its own allowed directories (its roots may be narrower than another's).
-    const allowed = await ctx.policy.allowed().catch(() => [] as string[]);
+    const allowed = await ctx.policy.scope().catch(() => undefined);
     const edits = ctx.recentEdits.list(
       (edit) =>
-        allowed.some((dir) => isWithin(dir, edit.path)) &&
+        allowed?.holds(edit.path) === true &&
         (path === undefined || edit.path === path || edit.path.startsWith(`${path.replace(/\/$/, '')}/`)),
     );
     const body = edits.length

@@ -3,7 +3,6 @@ import { blobContents, invalidParams, resourceNotFound, textContents } from '@mc
 import type { FsContext } from '../context.js';
 import { defineResourceTemplate } from '../context.js';
 import { walkFiles } from '../lib/walk.js';
-import { outermost } from '../lib/access.js';
 import { isWithin } from '../lib/path-policy.js';
 import { FsError } from '../lib/errors.js';
 import { fileUri, pathOfFileUri } from '../lib/file-uri.js';
@@ -31,7 +30,8 @@ export const fileTemplate = defineResourceTemplate({
   // several allowed directories a name is the absolute path, so two roots' README.md do
   // not share a name.
   async *list(after, ctx) {
-    const dirs = outermost(await ctx.policy.allowed().catch(() => [] as string[]));
+    // Not those inside another allowed one, so that the walk lists each file once.
+    const dirs = await ctx.policy.scope().then((scope) => scope.outermost(), () => [] as string[]);
     const afterPath = after === undefined ? undefined : pathOfFileUri(after);
     let started = afterPath === undefined;
     for (const dir of dirs) {

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithinPath } from '@mcp-reference/shared/core';
+import type { DirectorySet } from '@mcp-reference/shared/core';
 import type { Repo } from './repo.js';
 import type { GitRunner } from './safe-git.js';
 import { ArgumentError, assertNotOption } from './validate.js';
@@ -54,7 +54,7 @@ type Transport = 'https' | 'ssh' | 'git' | 'file';
  * anything else are refused; file:// and local paths only when they lead inside the
  * allowed repositories.
  */
-export async function transportOf(url: string, repo: Repo, areas: readonly string[]): Promise<Transport> {
+export async function transportOf(url: string, repo: Repo, areas: DirectorySet): Promise<Transport> {
   if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url)) throw new ArgumentError(`The remote URL ${url} uses a remote helper ("::"); only https, ssh and git remotes are allowed.`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
   const hostOf = (rest: string) => rest.replace(/^[^@/]*@/, '');
@@ -77,7 +77,7 @@ export async function transportOf(url: string, repo: Repo, areas: readonly strin
     local = url;
   }
   const real = await realpath(path.resolve(repo.root, local)).catch(() => undefined);
-  if (real === undefined || !areas.some((area) => isWithinPath(area, real))) {
+  if (real === undefined || !areas.holds(real)) {
     throw new ArgumentError(`The remote URL ${url} is a local path outside the allowed repositories. Refused.`);
   }
   return 'file';
@@ -103,7 +103,7 @@ export async function checkRemote(
   git: GitRunner,
   repo: Repo,
   name: string,
-  areas: readonly string[],
+  areas: DirectorySet,
   direction: 'fetch' | 'push',
   signal?: AbortSignal,
 ): Promise<CheckedRemote> {

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithinPath, nodeCrypto } from '@mcp-reference/shared/core';
+import { isWithinPath, mapConcurrently, nodeCrypto, type DirectorySet } from '@mcp-reference/shared/core';
 import { metadataOutside, type MetadataCache } from './metadata-guard.js';
 import { AccessError } from './access-error.js';
 import { readGitFile } from './git-file.js';
@@ -66,11 +66,8 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
  */
 export async function allowedAreas(ceiling: readonly string[], rootDirs: readonly string[] | undefined): Promise<string[]> {
   if (rootDirs === undefined || rootDirs.length === 0) return [...new Set(ceiling)];
-  const roots: string[] = [];
-  for (const dir of rootDirs) {
-    const real = await realpath(dir).catch(() => undefined);
-    if (real) roots.push(real);
-  }
+  // Several at a time: a client may list thousands of roots.
+  const roots = (await mapConcurrently(rootDirs, 8, (dir) => realpath(dir).catch(() => undefined))).filter((real) => real !== undefined);
   if (ceiling.length === 0) {
     const areas: string[] = [];
     for (const root of roots) areas.push((await findRepoRoot(root)) ?? root);
@@ -84,7 +81,8 @@ export async function allowedAreas(ceiling: readonly string[], rootDirs: readonl
  * inside the allowed areas. A `.git` file (worktree, submodule) or a `commondir` that
  * leads outside every allowed area is refused: git would otherwise read and write there.
  */
-export async function resolveRepo(requested: string, areas: readonly string[], cache?: MetadataCache): Promise<Repo> {
+export async function resolveRepo(requested: string, allowed: DirectorySet, cache?: MetadataCache): Promise<Repo> {
+  const areas = allowed.dirs;
   if (areas.length === 0) throw new AccessError(NO_REPOSITORY);
   if (typeof requested !== 'string' || requested.trim() === '' || requested.includes('\0')) {
     throw new AccessError('repo_path must be the path of a repository (or a directory inside one).');
@@ -94,13 +92,13 @@ export async function resolveRepo(requested: string, areas: readonly string[], c
   // entries, which through the thread pool cost more than the call itself. No step opens a
   // file that could block.
   const real = realOrUndefined(absolute);
-  if (real === undefined) throw new AccessError(`${requested} does not exist. Allowed repositories: ${areas.join(', ')}`);
+  if (real === undefined) throw new AccessError(`${requested} does not exist. Allowed repositories: ${allowed.describe(', ')}`);
   if (!statSync(real).isDirectory()) throw new AccessError(`${requested} is not a directory. Give the path of a repository.`);
-  const inside = (p: string) => areas.some((area) => isWithinPath(area, p));
-  if (!inside(real)) throw new AccessError(`${requested} is outside the allowed repositories: ${areas.join(', ')}`);
+  const inside = (p: string) => allowed.holds(p);
+  if (!inside(real)) throw new AccessError(`${requested} is outside the allowed repositories: ${allowed.describe(', ')}`);
   const root = await findRepoRoot(real);
   if (root === undefined || !inside(root)) {
-    throw new AccessError(`${requested} is not inside a git repository. Allowed repositories: ${areas.join(', ')}`);
+    throw new AccessError(`${requested} is not inside a git repository. Allowed repositories: ${allowed.describe(', ')}`);
   }
   const dotGit = path.join(root, '.git');
   const info = lstatSync(dotGit);
