@@ -4,8 +4,13 @@ import type { ServerConfig, SessionInfo } from '../server.js';
 import type { InputRound } from './input-required.js';
 
 const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
-/** Distinct root sets whose server context is kept before the table starts over. */
+/** Distinct root sets whose server context is kept before the table starts over... */
 const MAX_ROOT_SETS = 1_000;
+/**
+ * ...or the characters of their keys (each its roots' JSON, up to a request body: 1,000 sets
+ * of 4 MB would have held 4 GB, with the allowed directories each server context derives).
+ */
+export const MAX_ROOT_SET_CHARS = 16 * 1024 * 1024;
 
 /**
  * The 2026-07-28 requests of one server, whatever instance serves them. There is no
@@ -30,6 +35,7 @@ export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequ
   // grow, so a version is never reused for another set after the table starts over.
   const bySet = new Map<string, { version: number; ext: Ext }>();
   let nextVersion = 1;
+  let keyChars = 0;
   let unasked = 0;
   const useRoots = config.useRoots !== false;
   const build = (info: SessionInfo): Ext => (config.context ? config.context(info) : ({} as Ext));
@@ -65,7 +71,11 @@ export function createModernRequests<Ext>(config: ServerConfig<Ext>): ModernRequ
       const known = async () => roots;
       let entry = bySet.get(key);
       if (!entry) {
-        if (bySet.size >= MAX_ROOT_SETS) bySet.clear();
+        if (bySet.size >= MAX_ROOT_SETS || keyChars + key.length > MAX_ROOT_SET_CHARS) {
+          bySet.clear();
+          keyChars = 0;
+        }
+        keyChars += key.length;
         const version = nextVersion++;
         entry = { version, ext: build(infoOf(version, known, undefined)) };
         bySet.set(key, entry);
