@@ -1,6 +1,7 @@
 // The base's helpers that load no MCP SDK. Domain code (a server's src/lib/) imports them
 // from here, `@mcp-reference/shared/core`, never from the main entry, which loads the SDK.
 export { narrowScopes, isWithinPath, rootPaths, directorySet, mapConcurrently, type DirectorySet } from './roots.js';
+export { childProcessSlots, createSlots, type Slots } from './slots.js';
 export { runInWorker, type WorkerTask, type RunInWorkerOptions } from './worker.js';
 export { openWorkerChannel, type WorkerChannel, type WorkerChannelOptions } from './worker-channel.js';
 export { re2jsSource, loadRE2JS, type RE2JSClass } from './re2js.js';

@@ -1,5 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readdir, readlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { makeTempTree } from '@mcp-reference/test-harness';
+import { childProcessSlots } from '@mcp-reference/shared/core';
 import { open, sampleRepo, sleep, type Session } from './test-support.js';
 
 /** git processes whose working directory is `dir` (Linux /proc). */
@@ -14,6 +17,40 @@ async function gitProcessesIn(dir: string): Promise<number[]> {
   }
   return found;
 }
+
+// 300 concurrent git_grep calls ran 300 git processes (1.1 GB, pings waiting 2 s): now they
+// take turns in the process's slots for short-lived children. Each git here is a script on
+// PATH that notes when it starts and ends around the real git (and takes 50 ms more), so
+// the most that ever ran at once is counted, however short they are.
+describe.runIf(process.platform === 'linux')('a flood of calls', () => {
+  it('runs a few git processes at a time, and answers every call', async () => {
+    const repo = await sampleRepo();
+    const bin = await makeTempTree({});
+    const log = bin.path('log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    await writeFile(bin.path('git'), `#!/bin/sh\necho + >> '${log}'\nsleep 0.05\n'${realGit}' "$@"\ncode=$?\necho - >> '${log}'\nexit $code\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin.dir}:${path}`;
+    const s = await open({ repositories: [repo.root] });
+    try {
+      const results = await Promise.all(Array.from({ length: 40 }, () => s.ok<{ matches: unknown[] }>('git_grep', { repo_path: repo.root, pattern: 'alpha' })));
+      for (const result of results) expect(result.matches.length).toBeGreaterThan(0);
+      let running = 0;
+      let most = 0;
+      const marks = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+      for (const mark of marks) most = Math.max(most, (running += mark === '+' ? 1 : -1));
+      expect(marks.length).toBeGreaterThanOrEqual(80);
+      expect(running).toBe(0);
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(childProcessSlots().stats().size);
+    } finally {
+      process.env.PATH = path;
+      await s.close();
+      await repo.cleanup();
+      await bin.cleanup();
+    }
+  }, 60_000);
+});
 
 describe.runIf(process.platform === 'linux')('long calls', () => {
   let repo: Awaited<ReturnType<typeof sampleRepo>>;

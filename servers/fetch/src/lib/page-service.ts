@@ -5,7 +5,7 @@ import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { createSizedCache } from './page-cache.js';
 import { createPageIndex, type PageIndex } from './page-index.js';
 import { decodeBody, kindOf, mediaType, type ContentKind } from './content-type.js';
-import { nodeCrypto } from '@mcp-reference/shared/core';
+import { createSlots, nodeCrypto, type Slots } from '@mcp-reference/shared/core';
 
 /** A page as a model reads it: the whole converted text, sliced by the caller. */
 export interface Page {
@@ -219,7 +219,7 @@ export function createPageService(options: PageServiceOptions): PageService {
     const raw = getOptions.raw ?? false;
     const cachedEntry = cache.get(key);
     if (cachedEntry && getOptions.preferCache) return toPage(cachedEntry, raw, 'fresh', getOptions.signal);
-    return slots.run(async () => {
+    return inSlot(slots, getOptions.signal, async () => {
       const previous = cache.get(key);
       // The URL as the caller wrote it: --allow-host is matched against its host as written.
       const response = await options.fetcher.fetch(requested, {
@@ -239,7 +239,7 @@ export function createPageService(options: PageServiceOptions): PageService {
       if (key === url && response.status < 300 && index.add(url)) options.onListed?.();
       getOptions.onProgress?.('convert', 0);
       return toPage(entry, raw, 'no', getOptions.signal);
-    }, getOptions.signal);
+    });
   };
 
   const service: PageService = {
@@ -276,35 +276,16 @@ export function createPageService(options: PageServiceOptions): PageService {
   return service;
 }
 
-/** At most `size` tasks at once; the rest wait in order (a cancelled waiter leaves the queue). */
-function createSlots(size: number) {
-  let busy = 0;
-  const queue: (() => void)[] = [];
-  return {
-    async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-      if (busy >= size) {
-        await new Promise<void>((resolve, reject) => {
-          const go = () => {
-            signal?.removeEventListener('abort', cancel);
-            resolve();
-          };
-          const cancel = () => {
-            queue.splice(queue.indexOf(go), 1);
-            reject(new FetchError('CANCELLED', 'The fetch was cancelled.'));
-          };
-          queue.push(go);
-          signal?.addEventListener('abort', cancel, { once: true });
-        });
-      } else busy++;
-      try {
-        return await task();
-      } finally {
-        const next = queue.shift();
-        if (next) next();
-        else busy--;
-      }
-    },
-  };
+/** `task` in one of the service's slots (a fetch cancelled while it waits starts nothing). */
+async function inSlot<T>(slots: Slots, signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
+  const release = await slots.acquire(signal).catch(() => {
+    throw new FetchError('CANCELLED', 'The fetch was cancelled.');
+  });
+  try {
+    return await task();
+  } finally {
+    release();
+  }
 }
 
 function describeStatus(status: number): string {

@@ -1,7 +1,7 @@
 import type { SimpleGitOptions } from 'simple-git';
 import type { Repo } from './repo.js';
 import { watchSpawnErrors } from './spawn-error-watch.js';
-import { characterBoundary, childProcess } from '@mcp-reference/shared/core';
+import { characterBoundary, childProcess, childProcessSlots } from '@mcp-reference/shared/core';
 
 /*
  * How git is run. One-shot commands (a diff, a status, a commit: run to exit, output read
@@ -236,7 +236,20 @@ type Stop = 'cancelled' | 'timeout' | 'enough';
  */
 export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.signal?.aborted) throw new GitError('The call was cancelled.');
-  if (options.direct || options.onChunk) return runSpawned(repo, args, options);
+  // A slot of the process's (the base's childProcessSlots): hundreds of calls at once run a few gits at a time.
+  const release = await childProcessSlots()
+    .acquire(options.signal)
+    .catch(() => {
+      throw new GitError('The call was cancelled.');
+    });
+  try {
+    return await (options.direct || options.onChunk ? runSpawned(repo, args, options) : runSimpleGit(repo, args, options));
+  } finally {
+    release();
+  }
+}
+
+async function runSimpleGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
   // Node refuses these before it creates a child (spawn-error-watch.ts relies on a child per spawn).
   if (argv.some((arg) => arg.includes('\0'))) throw new GitError('An argument holds a NUL character, which git cannot take. Remove it and call again.');
