@@ -1,7 +1,7 @@
 // The engine's cursors and the page it reads ahead: while a page is handled, the child
 // reads the cursor's next one under the time limit. Pages must come whole and in order,
 // only to the session that owns the cursor, and a cursor left unused must end, never skip.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteDb, type SqliteFixture } from '@mcp-reference/test-harness';
 import { createEngine, engineFor, type Engine, type EngineSlot } from './engine.js';
 
@@ -13,6 +13,43 @@ interface Page {
 }
 
 const ELEVEN = 'CREATE TABLE n (i INTEGER PRIMARY KEY); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 11) INSERT INTO n SELECT x FROM c;';
+
+describe('a call cancelled while its engine process starts', () => {
+  let db: SqliteFixture | undefined;
+  let engine: Engine | undefined;
+  afterEach(async () => {
+    await engine?.close();
+    await db?.cleanup();
+  });
+
+  it('is answered with the cancellation, and the engine serves the next call', async () => {
+    // The child, killed while the call was on its way to it, was then sent the call anyway:
+    // a TypeError, unhandled, which ends a Node 20 process.
+    db = await makeSqliteDb(ELEVEN);
+    engine = createEngine({ dbPath: db.file, write: false, timeoutMs: 10_000, limits: { rows: 100, bytes: 1e6, cellBytes: 1000 }, processes: 1 });
+    const a = engineFor(engine, 'session-a');
+    // Cancelled at once (in the same turn: a shared read whose last caller leaves), with its
+    // child ready or still starting, and later.
+    expect((await a.call<Page>('query', { sql: 'SELECT 1', mode: 'read' })).rows).toEqual([[1]]);
+    const unhandled: unknown[] = [];
+    const hear = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', hear);
+    onTestFinished(() => void process.off('unhandledRejection', hear));
+    for (const wait of [-1, -1, 0, 5, 20, 60]) {
+      const controller = new AbortController();
+      const call = a.call<Page>('query', { sql: 'SELECT i FROM n', mode: 'read' }, { signal: controller.signal });
+      if (wait >= 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      controller.abort(new Error('cancelled by the client'));
+      await call.then(
+        (page) => expect(page.rows).toHaveLength(11),
+        (error: Error) => expect(error.message).toBe('cancelled by the client'),
+      );
+    }
+    expect((await a.call<Page>('query', { sql: 'SELECT count(*) FROM n', mode: 'read' })).rows).toEqual([[11]]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled).toEqual([]);
+  });
+});
 
 describe('cursors and pages read ahead', () => {
   let db: SqliteFixture | undefined;

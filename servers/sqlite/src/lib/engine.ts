@@ -288,7 +288,8 @@ export function createEngine(options: EngineOptions): Engine {
     job.signal?.addEventListener('abort', onAbort, { once: true });
     start(slot).then(
       () => {
-        if (slot.running?.id !== id) return;
+        // Stopped while its child started (cancelled): the child is gone, and stop() answers the call.
+        if (slot.running?.id !== id || !slot.child) return;
         slot.running.timer = setTimeout(() => stop(() => stoppedError(options, job)), left);
         slot.child!.send({ id, op: job.op, request: job.request });
       },
