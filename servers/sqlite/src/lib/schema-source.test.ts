@@ -56,4 +56,37 @@ describe('the schema', () => {
     expect(second.tables.some((t) => t.name === 'added')).toBe(true);
     expect(asked).toEqual(['schema', 'schema']);
   });
+  it('of more is read once for the calls that need it at the same time', async () => {
+    // 100 concurrent list_tables on 20,000 tables each read it: every engine process was
+    // taken for 30 s, and 46 of the calls failed waiting for one.
+    const { schema, asked } = await start(tables(MAX_QUICK_SCHEMA_OBJECTS + 1));
+    const all = await Promise.all(Array.from({ length: 20 }, () => schema()));
+    expect(asked).toEqual(['schema']);
+    for (const one of all) expect(one).toBe(all[0]);
+  });
+
+  it('a call that leaves does not stop the read for the others; when all have left it stops, and the next call reads again', async () => {
+    const { schema, asked } = await start(tables(MAX_QUICK_SCHEMA_OBJECTS + 1));
+    const leaving = new AbortController();
+    const left = schema(leaving.signal);
+    const staying = schema();
+    leaving.abort(new Error('cancelled by the client'));
+    await expect(left).rejects.toThrow('cancelled by the client');
+    expect((await staying).tables).toHaveLength(MAX_QUICK_SCHEMA_OBJECTS + 1);
+    expect(asked).toEqual(['schema']);
+
+    const other = new Database(db!.file);
+    other.exec('CREATE TABLE added (x)');
+    other.close();
+    const first = new AbortController();
+    const second = new AbortController();
+    const both = [schema(first.signal), schema(second.signal)];
+    first.abort(new Error('first left'));
+    second.abort(new Error('second left'));
+    await expect(both[0]).rejects.toThrow('first left');
+    await expect(both[1]).rejects.toThrow('second left');
+    const again = await schema();
+    expect(again.tables.some((t) => t.name === 'added')).toBe(true);
+    expect(asked).toEqual(['schema', 'schema', 'schema']);
+  });
 });
