@@ -281,13 +281,25 @@ describe.each(ERAS)('paths stay inside the work tree (%s client)', (era) => {
     await writeFile(path.join(other.dir, 'secret.txt'), 'changed secret\n');
     await symlink(other.dir, repo.path('link-out'));
     const rel = path.relative(repo.root, path.join(other.dir, 'secret.txt'));
-    for (const file of [rel, '../x', path.join(other.dir, 'secret.txt'), '.git/config', 'link-out/secret.txt', 'src/../../x']) {
+    for (const file of [rel, '../x', path.join(other.dir, 'secret.txt'), '.git/config', 'link-out/secret.txt', 'link-out/missing/deeper.txt', 'src/../../x']) {
       const result = await s.call('git_add', { repo_path: repo.root, files: [file] });
       expect(result.isError, file).toBe(true);
     }
     expect(await repo.git('diff', '--cached', '--name-only')).toBe('');
     expect(await other.git('diff', '--cached', '--name-only')).toBe('');
   });
+
+  it('a path of 150,000 missing levels and a 300 KB pattern are refused in words, at once', async () => {
+    // The path took two minutes (an lstat of the 300 KB string for each level up), then
+    // both failed as "spawn E2BIG", thrown where nothing expected it.
+    const deep = await s.call('git_log', { repo_path: repo.root, path: `${'a/'.repeat(150_000)}f` });
+    expect(deep.isError).toBe(true);
+    expect(textOf(deep)).toMatch(/too long for git \(293 KB; at most 100 KB each/);
+    const long = await s.call('git_grep', { repo_path: repo.root, pattern: 'a'.repeat(300_000) });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toMatch(/too long for git/);
+    expect((await s.ok<{ clean: boolean }>('git_status', { repo_path: repo.root })).clean).toBeDefined();
+  }, 60_000);
 
   it('path arguments of read tools cannot leave the repository either', async () => {
     for (const [tool, args] of [

@@ -3,7 +3,7 @@ import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sampleRepo } from '../test-support.js';
-import { describeFailure, driverOverrides, gitEnv, GitError, runGit, withholdFileContent } from './git-runner.js';
+import { describeFailure, driverOverrides, gitEnv, GitError, runGit, spawnGit, withholdFileContent } from './git-runner.js';
 
 describe('driverOverrides', () => {
   it('blanks every program of each filter, diff and merge driver, keeping the subsection as written', () => {
@@ -95,6 +95,14 @@ describe('runGit', () => {
     expect(missing.stdout.length).toBe(0);
     await expect(runGit(target(), ['show-ref', '--verify', '--quiet', 'refs/heads/none'])).rejects.toThrow(GitError);
     await expect(runGit(target(), ['rev-parse', '--verify', 'no-such-thing'])).rejects.toThrow(/git rev-parse failed: fatal: Needed a single revision/);
+  });
+
+  it('refuses an argument too long for the system in words, on either way of starting git', async () => {
+    for (const direct of [false, true]) {
+      await expect(runGit(target(), ['log', '--end-of-options', 'a'.repeat(200_000)], { direct })).rejects.toThrow(/too long for git \(196 KB/);
+      await expect(runGit(target(), ['log', 'a\0b'], { direct })).rejects.toThrow(/NUL character/);
+    }
+    expect(() => spawnGit(target(), ['log', 'a'.repeat(200_000)])).toThrow(GitError);
   });
 
   it('cuts output at maxBytes, marks it truncated and stops git', async () => {

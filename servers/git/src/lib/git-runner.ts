@@ -161,7 +161,13 @@ export interface RunOptions {
 /** Starts git with the safe settings and returns the child: for streams read a piece at a time. */
 export function spawnGit(repo: Pick<Repo, 'gitDir' | 'root'>, args: readonly string[], options: Pick<RunOptions, 'config' | 'literalPathspecs'> = {}) {
   const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
-  return childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
+  assertTakeable(argv);
+  try {
+    return childProcess().spawn('git', argv, { cwd: repo.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new GitError(`Could not start git: ${error instanceof Error ? error.message : String(error)}.`);
+  }
 }
 
 /** Pauses and resumes reading git's stdout: a reader slower than git holds git back instead of buffering. */
@@ -236,6 +242,7 @@ type Stop = 'cancelled' | 'timeout' | 'enough';
  */
 export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.signal?.aborted) throw new GitError('The call was cancelled.');
+  assertTakeable(['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args]);
   // A slot of the process's (the base's childProcessSlots): hundreds of calls at once run a few gits at a time.
   const release = await childProcessSlots()
     .acquire(options.signal)
@@ -249,10 +256,30 @@ export async function runGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, ar
   }
 }
 
-async function runSimpleGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
+/**
+ * The longest command line git is started with: Linux takes at most 128 KiB in one
+ * argument and Windows 32,767 characters in all; a path or pattern of 300 KB failed as
+ * "spawn E2BIG", thrown where nothing expected it.
+ */
+const MAX_ARGUMENT_BYTES = 100_000;
+const MAX_COMMAND_LINE = process.platform === 'win32' ? 32_000 : 200_000;
+
+/** Refuses, with words a model can act on, what Node would refuse before git starts. */
+function assertTakeable(argv: readonly string[]): void {
   // Node refuses these before it creates a child (spawn-error-watch.ts relies on a child per spawn).
   if (argv.some((arg) => arg.includes('\0'))) throw new GitError('An argument holds a NUL character, which git cannot take. Remove it and call again.');
+  let total = 0;
+  for (const arg of argv) {
+    const bytes = Buffer.byteLength(arg);
+    total += bytes + 1;
+    if (bytes > MAX_ARGUMENT_BYTES || total > MAX_COMMAND_LINE) {
+      throw new GitError(`An argument is too long for git (${Math.ceil(bytes / 1024)} KB; at most ${MAX_ARGUMENT_BYTES / 1000} KB each, ${MAX_COMMAND_LINE / 1000} KB in all). Shorten the path, pattern or revision and call again.`);
+    }
+  }
+}
+
+async function runSimpleGit(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  const argv = ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args];
   const stop = new AbortController();
   let stoppedFor: Stop | undefined;
   const halt = (reason: Stop) => {
@@ -340,13 +367,20 @@ function judge(args: readonly string[], options: RunOptions, stoppedFor: Stop | 
 function runSpawned(repo: Pick<Repo, 'gitDir' | 'root'> | undefined, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnv(repo, options.literalPathspecs ? { GIT_LITERAL_PATHSPECS: '1' } : {});
-    const child = childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
-      cwd: repo?.root ?? process.cwd(),
-      env,
-      // stdin is a pipe nothing is written to (as it always was): a git that waits for
-      // input waits, and is stopped by cancellation or the time limit like any other.
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    let child: ReturnType<ReturnType<typeof childProcess>['spawn']>;
+    try {
+      child = childProcess().spawn('git', ['--no-pager', ...SAFE_CONFIG, ...(options.config ?? []), ...args], {
+        cwd: repo?.root ?? process.cwd(),
+        env,
+        // stdin is a pipe nothing is written to (as it always was): a git that waits for
+        // input waits, and is stopped by cancellation or the time limit like any other.
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // Refused before a child exists (a limit of the system's on the command line, say).
+      reject(new GitError(`Could not start git: ${error instanceof Error ? error.message : String(error)}.`));
+      return;
+    }
     let failed: Error | undefined;
     // First: a spawn that failed (EMFILE, ENOENT) emits 'error' and has no pipes.
     child.on('error', (error) => {

@@ -74,20 +74,24 @@ export async function checkRefName(repo: Repo, name: string, kind: 'branch' | 't
  */
 export async function workTreePath(repo: Repo, requested: string, options: { mustExist?: boolean; cwd?: string } = {}): Promise<string> {
   const { absolute, relative } = workTreeRelative(repo.root, requested, options.cwd);
+  const exists = (p: string) => lstat(p).then(() => true, () => false);
   // The deepest existing ancestor must still resolve inside (a symlinked directory could lead out).
   let probe = absolute;
-  for (;;) {
-    const exists = await lstat(probe).then(() => true, () => false);
-    if (exists) {
-      const real = await realpath(probe).catch(() => undefined);
-      // A dangling symlink as the last component is fine for git (it adds the link itself).
-      if (real !== undefined && probe !== absolute && !isWithinPath(repo.root, real)) {
-        throw new ArgumentError(`${requested} passes through a symlink that leads outside the work tree. Refused.`);
-      }
-      break;
-    }
+  if (!(await exists(absolute))) {
     if (options.mustExist) throw new ArgumentError(`${requested} does not exist in ${repo.root}.`);
-    probe = path.dirname(probe);
+    // Found from the root down, not from the path up: a path of 150,000 missing levels
+    // took 150,000 lstats of a 300 KB string, two minutes.
+    probe = repo.root;
+    for (const part of relative.split('/')) {
+      const next = path.join(probe, part);
+      if (part === '' || !(await exists(next))) break;
+      probe = next;
+    }
+  }
+  const real = await realpath(probe).catch(() => undefined);
+  // A dangling symlink as the last component is fine for git (it adds the link itself).
+  if (real !== undefined && probe !== absolute && !isWithinPath(repo.root, real)) {
+    throw new ArgumentError(`${requested} passes through a symlink that leads outside the work tree. Refused.`);
   }
   return relative === '' ? '.' : relative;
 }
