@@ -70,6 +70,12 @@ export interface DirectorySet {
   holds(p: string): boolean;
   /** The first directory, in the list's order, that is `p` or holds it. */
   holderOf(p: string): string | undefined;
+  /**
+   * How many levels up from `p` are still inside one of the directories: 0 when only `p`
+   * itself is (it is an outermost directory), -1 when `p` is not. A walk up from a path
+   * knows from this where it leaves them, without a check a level.
+   */
+  levelsInside(p: string): number;
   /** The directories not inside another one of them, in the list's order (a walk over them lists each file once). */
   outermost(): string[];
   /** The directories for a message: the first few joined by `separator`, then how many more. */
@@ -79,24 +85,43 @@ export interface DirectorySet {
 /** Directories named in a message before "and N more". */
 const DESCRIBED_DIRECTORIES = 10;
 
+interface DirectoryNode {
+  children: Map<string, DirectoryNode>;
+  /** The index of the first directory that ends here. */
+  index?: number;
+}
+
 export function directorySet(dirs: readonly string[], rules: path.PlatformPath = path): DirectorySet {
-  const fold = rules.sep === '\\' ? (p: string) => rules.resolve(p).toLowerCase() : (p: string) => rules.resolve(p);
-  const firstIndex = new Map<string, number>();
+  // A tree of path segments (the root, then each name), walked along a path in one pass:
+  // walking up with dirname made each check cost the depth times the length.
+  const fold = rules.sep === '\\' ? (p: string) => p.toLowerCase() : (p: string) => p;
+  const segments = (p: string): string[] => {
+    const resolved = fold(rules.resolve(p));
+    const root = rules.parse(resolved).root;
+    return [root, ...resolved.slice(root.length).split(rules.sep).filter((name) => name !== '')];
+  };
+  const top: DirectoryNode = { children: new Map() };
   dirs.forEach((dir, i) => {
-    const key = fold(dir);
-    if (!firstIndex.has(key)) firstIndex.set(key, i);
-  });
-  // The index of the first directory holding `p`, looking at `p`'s ancestors from `from` up.
-  const firstHolder = (p: string, skipSelf: boolean): number => {
-    let best = -1;
-    let current = fold(p);
-    for (let self = true; ; self = false) {
-      const at = self && skipSelf ? undefined : firstIndex.get(current);
-      if (at !== undefined && (best < 0 || at < best)) best = at;
-      const parent = rules.dirname(current);
-      if (parent === current) return best;
-      current = parent;
+    let node = top;
+    for (const name of segments(dir)) {
+      let child = node.children.get(name);
+      if (!child) node.children.set(name, (child = { children: new Map() }));
+      node = child;
     }
+    node.index ??= i;
+  });
+  // The index of the first directory that is `p` or holds it (`properOnly`: that holds it).
+  const firstHolder = (p: string, properOnly: boolean): number => {
+    const names = segments(p);
+    let best = -1;
+    let node = top;
+    for (let i = 0; i < names.length; i++) {
+      const child = node.children.get(names[i]);
+      if (!child) break;
+      node = child;
+      if (node.index !== undefined && (best < 0 || node.index < best) && !(properOnly && i === names.length - 1)) best = node.index;
+    }
+    return best;
   };
   let outer: string[] | undefined;
   return {
@@ -105,6 +130,17 @@ export function directorySet(dirs: readonly string[], rules: path.PlatformPath =
     holderOf(p) {
       const at = firstHolder(p, false);
       return at < 0 ? undefined : dirs[at];
+    },
+    levelsInside(p) {
+      const names = segments(p);
+      let node = top;
+      for (let i = 0; i < names.length; i++) {
+        const child = node.children.get(names[i]);
+        if (!child) return -1;
+        node = child;
+        if (node.index !== undefined) return names.length - 1 - i;
+      }
+      return -1;
     },
     outermost: () => (outer ??= dirs.filter((dir) => firstHolder(dir, true) < 0)),
     describe(separator) {

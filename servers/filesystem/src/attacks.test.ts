@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ERAS, makeTempTree, type Era, type TempTree } from '@mcp-reference/test-harness';
-import { open, refusal, snapshot, sleep, type Session } from './test-support.js';
+import { open, refusal, snapshot, sleep, textOf, type Session } from './test-support.js';
 
 const SECRET = 'TOP-SECRET-CONTENT';
 
@@ -51,6 +51,7 @@ afterAll(async () => {
 });
 
 const DENIED = /Access denied.*outside the allowed directories/;
+const TOO_LONG = /^The path is [\d,]+ (bytes|characters) long; the longest \w+ opens is [\d,]+\. Give a shorter path\.$/;
 
 interface Vector {
   name: string;
@@ -79,6 +80,8 @@ const fileVectors: Vector[] = [
   v('dangling symlink leading outside', () => `${data}/dangling`),
   v('chain of symlinks ending outside', () => `${data}/chain1`),
   v('symlink loop', () => `${data}/loop1`, /symbolic link loop/),
+  // Looking for its deepest existing ancestor held the event loop for 32 s.
+  v('a path longer than the system opens', () => `${data}/${'a/'.repeat(150_000)}secret.txt`, TOO_LONG),
 ];
 
 /** Directories outside. */
@@ -94,6 +97,7 @@ const dirVectors: Vector[] = [
   v('Windows drive path', () => 'C:\\', /looks like a Windows path/),
   v('symlink to an outside directory', () => `${data}/link-dir`),
   v('dangling directory symlink leading outside', () => `${data}/dangling-dir`),
+  v('a path longer than the system opens', () => `${data}/${'a/'.repeat(150_000)}`, TOO_LONG),
 ];
 
 /** Places to create or overwrite something outside. */
@@ -114,6 +118,7 @@ const writeVectors: Vector[] = [
   v('new file under a dangling directory symlink', () => `${data}/dangling-dir/new.txt`),
   v('chain of symlinks, the last dangling outside', () => `${data}/chain1`),
   v('symlink loop', () => `${data}/loop1`, /symbolic link loop/),
+  v('a path longer than the system opens', () => `${data}/${'a/'.repeat(150_000)}new.txt`, TOO_LONG),
 ];
 
 interface Target {
@@ -344,6 +349,26 @@ describe('subscribing to an outside file', () => {
       await sleep(600);
       expect(s.notifications.filter((n) => n.method === 'notifications/resources/updated')).toEqual([]);
       await s.client.unsubscribeResource({ uri });
+    } finally {
+      await s.close();
+      await own.cleanup();
+    }
+  });
+});
+
+describe('a path deep inside that does not exist', () => {
+  it('is answered at once, as missing to read and created to write', { timeout: 10_000 }, async () => {
+    // Each level up was checked against the allowed directories at the cost of the path's
+    // length: 3,000 levels held the event loop for 18 s. (Longer than the system opens is refused above.)
+    const own = await makeTempTree({ data: { 'a.txt': 'a' } });
+    const s = await open({ dirs: [own.path('data')] });
+    try {
+      const deep = own.path('data', ...Array.from({ length: 1_800 }, () => 'd'), 'f.txt');
+      expect(await refusal(s, 'read_text_file', { path: deep })).toMatch(/does not exist/);
+      expect(await refusal(s, 'write_file', { path: own.path('outside-by-depth', ...Array.from({ length: 1_800 }, () => 'd'), 'f.txt'), content: 'x' })).toMatch(DENIED);
+      await s.ok('create_directory', { path: path.dirname(deep) });
+      await s.ok('write_file', { path: deep, content: 'deep\n' });
+      expect(textOf(await s.call('read_text_file', { path: deep }))).toBe('deep\n');
     } finally {
       await s.close();
       await own.cleanup();

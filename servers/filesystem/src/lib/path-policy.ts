@@ -230,6 +230,13 @@ export function driveNote(requested: string, absolute: string, { path: rules }: 
 const ENCODED_SEPARATOR = /%(2e|2f|5c)/i;
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 
+/**
+ * The longest path each system opens (PATH_MAX, in bytes; on Windows, with long paths
+ * enabled, in characters). A longer one cannot name a file, and looking for its deepest
+ * existing ancestor copied it once a level: 300 KB held the event loop for 32 s.
+ */
+const LONGEST_PATH: Partial<Record<NodeJS.Platform, number>> = { linux: 4096, darwin: 1024, win32: 32_767 };
+
 function toAbsolute(requested: string, dirs: DirectorySet): string {
   if (typeof requested !== 'string') {
     throw new FsError('INVALID_PATH', `The path is not a string. Give an absolute path inside ${dirs.describe(' or ')}.`);
@@ -254,6 +261,14 @@ function toAbsolute(requested: string, dirs: DirectorySet): string {
     throw new FsError('INVALID_PATH', 'The path contains a NUL byte, which no filesystem accepts.');
   }
   p = expandHome(p, os.homedir(), pathFlavor());
+  const longest = LONGEST_PATH[process.platform] ?? LONGEST_PATH.linux!;
+  const size = process.platform === 'win32' ? p.length : Buffer.byteLength(p);
+  if (size > longest) {
+    throw new FsError(
+      'INVALID_PATH',
+      `The path is ${size.toLocaleString('en')} ${process.platform === 'win32' ? 'characters' : 'bytes'} long; the longest ${process.platform} opens is ${longest.toLocaleString('en')}. Give a shorter path.`,
+    );
+  }
   if (process.platform !== 'win32' && (WINDOWS_DRIVE.test(p) || p.includes('\\'))) {
     throw new FsError(
       'INVALID_PATH',
@@ -308,35 +323,70 @@ async function resolveDeepest(
   requested: string,
   hops = 0,
 ): Promise<{ real: string; exists: boolean }> {
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
-    const inside = dirs.holds(current);
+  const ancestors = ancestorsOf(absolute);
+  // Inside an allowed directory for this many levels up.
+  const levelsInside = dirs.levelsInside(absolute);
+  // Inside an allowed directory, synchronous, like the walk's directory reads and the
+  // checks of an open descriptor: resolving a path's names takes microseconds on a local
+  // disk, a trip through the thread pool many times that (most of a head or tail call went
+  // to such trips). Any other path goes through the pool: a client must not be able to
+  // hold every session up with a path on a dead network mount or an automounter. Opening
+  // and reading, which can wait on more than names (a file still to download), stay in the pool,
+  // and so do very deep paths: resolving one costs the square of its depth (1,800 levels: 0.1 s).
+  const depth = ancestors.length - 1;
+  const resolveAt = async (up: number): Promise<{ real: string } | { missing: true }> => {
     try {
-      // Inside an allowed directory, synchronous, like the walk's directory reads and the
-      // checks of an open descriptor: resolving a path's names takes microseconds on a local
-      // disk, a trip through the thread pool many times that (most of a head or tail call went
-      // to such trips). Any other path goes through the pool: a client must not be able to
-      // hold every session up with a path on a dead network mount or an automounter. Opening
-      // and reading, which can wait on more than names (a file still to download), stay in the pool.
-      const real = inside ? realpathSync.native(current) : await fsp.realpath(current);
-      if (missing.length === 0) return { real, exists: true };
-      return await resolveMissingTail(real, missing, dirs, requested, hops);
+      const sync = up <= levelsInside && depth - up <= MAX_DEPTH_RESOLVED_IN_LOOP;
+      return { real: sync ? realpathSync.native(ancestors[up]) : await fsp.realpath(ancestors[up]) };
     } catch (error) {
-      if (error instanceof FsError) throw error;
       const code = errnoCode(error);
       if (code === 'ELOOP') throw new FsError('INVALID_PATH', `${requested} goes through a symbolic link loop.`);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        // Say nothing about paths outside the allowed directories, not even why they failed.
-        if (!inside) throw outside(requested, absolute, dirs);
-        throw toFsError(error, requested);
-      }
-      const parent = path.dirname(current);
-      if (parent === current) return { real: absolute, exists: false };
-      missing.unshift(path.basename(current));
-      current = parent;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
+      // Say nothing about paths outside the allowed directories, not even why they failed.
+      if (up > levelsInside) throw outside(requested, absolute, dirs);
+      throw toFsError(error, requested);
     }
+  };
+  const whole = await resolveAt(0);
+  if ('real' in whole) return { real: whole.real, exists: true };
+  const deepest = await nearest(ancestors, 1, async (up) => {
+    const at = await resolveAt(up);
+    return 'real' in at ? at.real : undefined;
+  });
+  if (deepest === undefined) return { real: absolute, exists: false };
+  const missing = ancestors.slice(0, deepest.up).map((ancestor) => path.basename(ancestor)).reverse();
+  return resolveMissingTail(deepest.value, missing, dirs, requested, hops);
+}
+
+/** Paths deeper than this are resolved in the thread pool even inside an allowed directory. */
+const MAX_DEPTH_RESOLVED_IN_LOOP = 64;
+
+/** `p` and its ancestors: `[p, its parent, ..., the root]` (slices of one string). */
+function ancestorsOf(p: string): string[] {
+  const chain = [p];
+  for (let parent = path.dirname(p); parent !== chain[chain.length - 1]; parent = path.dirname(parent)) chain.push(parent);
+  return chain;
+}
+
+/**
+ * The nearest of `ancestors` (from index `from` up) for which `probe` gives a value, found by
+ * halving: the probes ask whether something exists, and an ancestor of a path that exists
+ * does. One level at a time cost a walk of every name per level (realpath, access): a path
+ * 1,800 levels deep that does not exist took a second of the event loop.
+ */
+async function nearest<T>(ancestors: readonly string[], from: number, probe: (up: number) => Promise<T | undefined>): Promise<{ up: number; value: T } | undefined> {
+  let low = from;
+  let high = ancestors.length - 1;
+  let found: { up: number; value: T } | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = await probe(middle);
+    if (value !== undefined) {
+      found = { up: middle, value };
+      high = middle - 1;
+    } else low = middle + 1;
   }
+  return found;
 }
 
 async function resolveMissingTail(
@@ -397,15 +447,7 @@ function outside(requested: string, resolved: string, dirs: DirectorySet): FsErr
 }
 
 async function nearestExisting(real: string): Promise<string> {
-  let current = path.dirname(real);
-  for (;;) {
-    try {
-      await fsp.access(current);
-      return current;
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return current;
-      current = parent;
-    }
-  }
+  const ancestors = ancestorsOf(path.dirname(real));
+  const found = await nearest(ancestors, 0, (up) => fsp.access(ancestors[up]).then(() => ancestors[up], () => undefined));
+  return found?.value ?? ancestors[ancestors.length - 1];
 }
