@@ -375,7 +375,11 @@ function ancestorsOf(p: string): string[] {
  * 1,800 levels deep that does not exist took a second of the event loop.
  */
 async function nearest<T>(ancestors: readonly string[], from: number, probe: (up: number) => Promise<T | undefined>): Promise<{ up: number; value: T } | undefined> {
-  let low = from;
+  // The nearest first: a new file's directory usually exists.
+  if (from >= ancestors.length) return undefined;
+  const first = await probe(from);
+  if (first !== undefined) return { up: from, value: first };
+  let low = from + 1;
   let high = ancestors.length - 1;
   let found: { up: number; value: T } | undefined;
   while (low <= high) {
