@@ -34,11 +34,14 @@ export interface Schema {
 
 /** The table or view named exactly `name` (or, failing that, differing only in case, as SQLite matches). */
 export function findTable(schema: Schema, name: string): Table {
-  const table = schema.tables.find((t) => t.name === name) ?? schema.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  // Lowered once: once a table, a 2 MB name against 20,000 tables took 40 s of the event loop.
+  const lower = name.toLowerCase();
+  const table = schema.tables.find((t) => t.name === name) ?? schema.tables.find((t) => t.name.toLowerCase() === lower);
   if (!table) {
     const known = schema.tables.map((t) => t.name);
+    const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
     throw new SqlError(
-      `There is no table or view named "${name}". ` +
+      `There is no table or view named "${shown}". ` +
         (known.length ? `Known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''} (see list_tables or search_schema).` : 'The database has no tables.'),
     );
   }

@@ -32,8 +32,8 @@ export const createTable = defineTool({
     ctx.wrote();
     const created = (await ctx.schema(ctx.signal)).tables.find((t) => !before.has(t.name));
     // Nothing new: IF NOT EXISTS met a table of that name (SQLite compares names without case).
-    const asked = unquote(head[2]);
-    const name = created?.name ?? [...before].find((t) => t.toLowerCase() === asked.toLowerCase()) ?? asked;
+    const asked = unquote(head[2]).toLowerCase();
+    const name = created?.name ?? [...before].find((t) => t.toLowerCase() === asked) ?? unquote(head[2]);
     return ctx.result({ table: name, uri: tableUri(name), created: created !== undefined }, [ctx.link(tableUri(name), { name, mimeType: 'application/json' })]);
   },
 });
