@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mapConcurrently } from '@mcp-reference/shared';
 import { stat } from 'node:fs/promises';
 import { defineTool } from '../context.js';
 import { readWhole } from '../lib/read-text.js';
@@ -50,7 +51,7 @@ export const readMultipleFiles = defineTool({
       entries[i].error = error.message;
     };
     // Resolve and size every file first, then decide in request order which fit.
-    await eachLimited(paths.length, async (i) => {
+    await mapConcurrently(paths, CONCURRENCY, async (_, i) => {
       try {
         const file = await ctx.policy.resolveFile(paths[i]);
         const { size } = await stat(file);
@@ -78,7 +79,7 @@ export const readMultipleFiles = defineTool({
       budget -= sizes[i];
     }
     const links: ReturnType<typeof ctx.link>[] = [];
-    await eachLimited(paths.length, async (i) => {
+    await mapConcurrently(paths, CONCURRENCY, async (_, i) => {
       const file = files[i];
       if (file === undefined) return;
       try {
@@ -99,12 +100,3 @@ export const readMultipleFiles = defineTool({
     return ctx.result({ files: entries, ...(omitted ? { omitted } : {}) }, links);
   },
 });
-
-/** Runs `task(0..count-1)` with at most CONCURRENCY at a time. */
-async function eachLimited(count: number, task: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count) }, worker));
-}
