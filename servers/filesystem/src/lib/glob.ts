@@ -63,6 +63,35 @@ export function compileGlob(glob: string, options: GlobOptions = {}, label = 'Th
   return { glob, source, negated, test: negated ? (path) => !re.matches(path) : (path) => re.matches(path) };
 }
 
+/**
+ * One test for several globs: true when any of them matches. The globs that are not
+ * negated are matched as one RE2 alternation, in one pass over the path: tested one by one,
+ * 250 exclude patterns made a search of 20,000 entries take 31 s (1,000 patterns, minutes).
+ * Each glob is still checked on its own, so an error names the one at fault.
+ */
+export function compileGlobSet(globs: readonly string[], options: GlobOptions = {}, label = 'The glob'): (path: string) => boolean {
+  const compiled = globs.map((glob) => ({ glob, ...globToRegExpSource(glob, options, label) }));
+  const tests: ((path: string) => boolean)[] = compiled.filter((one) => one.negated).map((one) => compileGlob(one.glob, options, label).test);
+  const plain = compiled.filter((one) => !one.negated);
+  if (plain.length === 1) tests.unshift(compileGlob(plain[0].glob, options, label).test);
+  else if (plain.length > 1) {
+    const RE2JS = loadRE2JS();
+    const flags = options.caseInsensitive ? RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL : RE2JS.DOTALL;
+    let re: RE2JSPattern;
+    try {
+      re = RE2JS.compile(plain.map((one) => `(?:${one.source})`).join('|'), flags);
+    } catch {
+      // Not expected (each source is valid on its own): find the one that fails, and name it.
+      for (const one of plain) compileGlob(one.glob, options, label);
+      throw new FsError('INVALID_PATTERN', `${label}s could not be matched together (${plain.length} of them); give fewer.`);
+    }
+    tests.unshift((path) => re.matches(path));
+  }
+  if (tests.length === 0) return () => false;
+  if (tests.length === 1) return tests[0];
+  return (path) => tests.some((test) => test(path));
+}
+
 /** The anchored RE2 source of `glob` (and whether it is negated), for compiling elsewhere. */
 export function globToRegExpSource(glob: string, options: GlobOptions = {}, label = 'The glob'): { source: string; negated: boolean } {
   const platform = options.platform ?? process.platform;

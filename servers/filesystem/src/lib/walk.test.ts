@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from './errors.js';
-import { compareNames, compareRelativePaths, nameOrderFor, walk, walkFiles } from './walk.js';
+import { compileGlob } from './glob.js';
+import { compareNames, compareRelativePaths, compileGlobs, nameOrderFor, walk, walkFiles } from './walk.js';
 import type { WalkEntry, WalkOptions } from './walk.js';
 
 let base: string;
@@ -231,5 +232,37 @@ describe('failures and cancellation', () => {
     })().catch((e: unknown) => e);
     expect((error as Error).name).toBe('AbortError');
     expect(seen).toBeLessThan(600);
+  });
+});
+
+describe('compileGlobs', () => {
+  it('matches as each glob tested on its own would, names and paths, negated ones too', () => {
+    // The rule of the one-by-one version: a glob without "/" tests the name, one with "/"
+    // the path ("dir/**" the directory itself too); any match excludes.
+    const oneByOne = (patterns: string[]) => (relative: string) =>
+      patterns.some((pattern) => {
+        if (!pattern.includes('/')) return compileGlob(pattern).test(relative.slice(relative.lastIndexOf('/') + 1));
+        return compileGlob(pattern).test(relative) || (pattern.endsWith('/**') && !pattern.startsWith('!') && compileGlob(pattern.slice(0, -3)).test(relative));
+      });
+    const paths = ['a.log', 'deep/er/a.log', 'build', 'build/x/y.js', 'src/a.tmp', 'src/deeper/a.tmp', 'x.orig', 'keep/a.js', 'other/a.js', 'README.md'];
+    for (const patterns of [['*.log', 'build/**', 'src/*.tmp', '*.{bak,orig}'], ['*.log', '!keep/**'], ['!*.md', '!*.log'], ['**/a.*', 'x.*']]) {
+      const together = compileGlobs(patterns);
+      const alone = oneByOne(patterns);
+      for (const relative of paths) expect(together(relative), `${relative} with ${patterns.join(' ')}`).toBe(alone(relative));
+    }
+    expect(compileGlobs(['*.log', 'build/**'])('deep/er/a.log')).toBe(true);
+    expect(compileGlobs(['*.log', 'build/**'])('src/a.js')).toBe(false);
+    expect(compileGlobs([])('anything')).toBe(false);
+    expect(() => compileGlobs(['ok/**', 'src/!(*.js)'], {}, 'The exclude pattern')).toThrow(/The exclude pattern "src\/!\(\*\.js\)" is refused/);
+  });
+
+  it('costs one pass a path however many globs there are', { timeout: 10_000 }, () => {
+    // Tested one by one, 250 exclude patterns made a search of 20,000 entries take 31 s.
+    const excluded = compileGlobs(Array.from({ length: 2_000 }, (_, i) => `**/nomatch${i}/**`));
+    let hits = 0;
+    for (let i = 0; i < 20_000; i++) if (excluded(`d${i % 100}/sub/g${i}.md`)) hits++;
+    expect(hits).toBe(0);
+    expect(excluded('a/nomatch1999/b.md')).toBe(true);
+    expect(excluded('nomatch7')).toBe(true);
   });
 });

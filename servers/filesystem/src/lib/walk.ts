@@ -7,7 +7,7 @@ import { GITIGNORE_FILE, isIgnored, loadGitignoreChain, withGitignoreOf } from '
 import type { GitignoreStack, IgnoreFileSkipped } from './gitignore.js';
 import { createTimeSlicer } from './time-slice.js';
 import { useProcFd } from './proc-fd.js';
-import { compileGlob } from './glob.js';
+import { compileGlobSet } from './glob.js';
 import type { GlobOptions } from './glob.js';
 
 /**
@@ -254,25 +254,21 @@ export function compileGlobs(patterns: readonly string[], options: GlobOptions =
   const cleaned = patterns
     .map((p) => (windows ? p.replace(/\\/g, '/') : p).trim().replace(/^\.\//, '').replace(/\/+$/, ''))
     .filter((p) => p !== '');
-  const byName: ((name: string) => boolean)[] = [];
-  const byPath: ((relative: string) => boolean)[] = [];
+  const names: string[] = [];
+  const paths: string[] = [];
   for (const pattern of cleaned) {
     if (!pattern.includes('/')) {
-      byName.push(compileGlob(pattern, options, label).test);
+      names.push(pattern);
       continue;
     }
-    byPath.push(compileGlob(pattern, options, label).test);
-    if (pattern.endsWith('/**') && !pattern.startsWith('!')) byPath.push(compileGlob(pattern.slice(0, -3), options, label).test);
+    paths.push(pattern);
+    if (pattern.endsWith('/**') && !pattern.startsWith('!')) paths.push(pattern.slice(0, -3));
   }
-  if (byName.length === 0 && byPath.length === 0) return () => false;
-  return (relative) => {
-    if (byName.length > 0) {
-      const name = relative.slice(relative.lastIndexOf('/') + 1);
-      for (const test of byName) if (test(name)) return true;
-    }
-    for (const test of byPath) if (test(relative)) return true;
-    return false;
-  };
+  if (names.length === 0 && paths.length === 0) return () => false;
+  // Each list matched in one pass (compileGlobSet), not glob by glob.
+  const byName = names.length > 0 ? compileGlobSet(names, options, label) : undefined;
+  const byPath = paths.length > 0 ? compileGlobSet(paths, options, label) : undefined;
+  return (relative) => (byName !== undefined && byName(relative.slice(relative.lastIndexOf('/') + 1))) || (byPath !== undefined && byPath(relative));
 }
 
 /**
