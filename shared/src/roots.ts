@@ -58,11 +58,12 @@ function dedupe(items: readonly string[]): string[] {
 
 /**
  * A list of directories that answers "does one of them hold this path" in the time of the
- * path's depth, not of their number: each ancestor of the path is looked up in a map. A
- * client may list thousands of roots, and scanning them all for every check (a read checks
- * several times, a walk once a file) made each call cost milliseconds a thousand roots, and
- * dropping nested ones (`outermost`) their square. The same containment as `isWithinPath`:
- * whole segments, and on Windows letter case ignored as `path.win32.relative` ignores it.
+ * path's length, not of their number: the path is walked down a tree of the directories'
+ * segments. A client may list thousands of roots, and scanning them all for every check (a
+ * read checks several times, a walk once a file) made each call cost milliseconds a
+ * thousand roots, and dropping nested ones (`outermost`) their square. The same containment
+ * as `isWithinPath`: whole segments, and on Windows letter case ignored as
+ * `path.win32.relative` ignores it.
  */
 export interface DirectorySet {
   readonly dirs: readonly string[];

@@ -103,6 +103,8 @@ describe('runGit', () => {
       await expect(runGit(target(), ['log', 'a\0b'], { direct })).rejects.toThrow(/NUL character/);
     }
     expect(() => spawnGit(target(), ['log', 'a'.repeat(200_000)])).toThrow(GitError);
+    const many = Array.from({ length: 3_000 }, (_, i) => `file-${i}-${'x'.repeat(90)}`);
+    await expect(runGit(target(), ['add', '--', ...many])).rejects.toThrow(/arguments are too long for git together \(more than 200 KB\)/);
   });
 
   it('cuts output at maxBytes, marks it truncated and stops git', async () => {

@@ -272,8 +272,11 @@ function assertTakeable(argv: readonly string[]): void {
   for (const arg of argv) {
     const bytes = Buffer.byteLength(arg);
     total += bytes + 1;
-    if (bytes > MAX_ARGUMENT_BYTES || total > MAX_COMMAND_LINE) {
-      throw new GitError(`An argument is too long for git (${Math.ceil(bytes / 1024)} KB; at most ${MAX_ARGUMENT_BYTES / 1000} KB each, ${MAX_COMMAND_LINE / 1000} KB in all). Shorten the path, pattern or revision and call again.`);
+    if (bytes > MAX_ARGUMENT_BYTES) {
+      throw new GitError(`An argument is too long for git (${Math.ceil(bytes / 1024)} KB; at most ${MAX_ARGUMENT_BYTES / 1000} KB each). Shorten the path, pattern or revision and call again.`);
+    }
+    if (total > MAX_COMMAND_LINE) {
+      throw new GitError(`The arguments are too long for git together (more than ${MAX_COMMAND_LINE / 1000} KB). Give fewer or shorter paths, and call again.`);
     }
   }
 }
