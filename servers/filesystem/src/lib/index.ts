@@ -12,6 +12,7 @@
  * path-policy.ts
  *   createPathPolicy(getAllowed: () => string[] | Promise<string[]>): PathPolicy
  *     .allowed()                  the allowed dirs; NO_ALLOWED_DIRECTORIES when none
+ *     .scope()                    the same as the base's DirectorySet (holds, outermost, describe)
  *     .resolveReadable(p)         existing path -> real path
  *     .resolveFile(p)             ... that is a regular file
  *     .resolveDirectory(p)        ... that is a directory
@@ -96,6 +97,7 @@
  *
  * glob.ts                                       globs in linear time (RE2 via re2js), minimatch semantics
  *   compileGlob(glob, { caseInsensitive?, platform? }, label): { test(path), source, negated }
+ *   compileGlobSet(globs, options, label): (path) => boolean   any of them, in one pass
  *   globToRegExpSource(glob, options), escapeNote(glob, platform), isPlainGlob(text)
  *
  * regex.ts                                      grep patterns: RE2 syntax, refused constructs named
